@@ -1,0 +1,19 @@
+"""The engine's errors: each is a ValueError whose message quotes the bad input."""
+
+from __future__ import annotations
+
+
+class ScoringError(ValueError):
+    """Bad input to the rules engine; the message names the problem and quotes the input."""
+
+
+class CardError(ScoringError):
+    """A card, rank or suit that cannot be read, or more copies than the decks hold."""
+
+
+class RulesError(ScoringError):
+    """A rules object or scoring table that is not valid."""
+
+
+class SettleError(ScoringError):
+    """A hand's result that cannot be settled (points out of range, impossible last trick)."""

@@ -1,0 +1,420 @@
+"""Rules as data: the scoring tables, kitty multipliers and game ends of the named presets,
+and the group's own tables, with a lossless JSON form.
+
+>>> get_rules("standard").band_for(85).winner
+<Side.OPPONENTS: 'opponents'>
+>>> get_rules("kawu").kitty_multiplier(Format.TRACTOR, 6)
+16
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from scoring.errors import RulesError
+
+MAX_CARDS_PER_PLAYER = 25
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+class Side(enum.Enum):
+    """The two teams of a hand."""
+
+    DECLARERS = "declarers"
+    OPPONENTS = "opponents"
+
+    @property
+    def other(self) -> Side:
+        return Side.OPPONENTS if self is Side.DECLARERS else Side.DECLARERS
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Format(enum.Enum):
+    """The shape of a lead: what the kitty multiplier and the following rules read."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRACTOR = "tractor"
+    THROW = "throw"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class KittyRule(enum.Enum):
+    """How the last trick multiplies the kitty's points when the opponents win it."""
+
+    DOUBLE = "double"
+    """×2 whatever the last trick was (seed 000)."""
+    PER_CARD = "per-card"
+    """×2 for a single, else ×2 for each card each player played: a 5-card throw gives ×10 (001)."""
+    PER_PAIR = "per-pair"
+    """×2 for a single, ×4 for a pair, ×8 for a tractor of two pairs, doubling per pair (003)."""
+
+
+class GameEnd(enum.Enum):
+    """When a team has won the game."""
+
+    HOLD_AT_ACE = "hold-at-ace"
+    """Levels stop at A; the declarers win the game by winning a hand they declare at A."""
+    PAST_ACE = "past-ace"
+    """The first team to climb past A wins the game."""
+
+
+class Starter(enum.Enum):
+    """Who leads (or deals) the next hand."""
+
+    BID = "bid"
+    """The declarers' player who wins the bid (seed 000)."""
+    ROTATE = "rotate"
+    """If the declarers hold, the last starter's partner; if not, the player to their right."""
+
+
+class TractorFollow(enum.Enum):
+    """What a tractor lead obliges a player who holds pairs in the led suit to play."""
+
+    TRACTOR = "tractor"
+    """A tractor of the same length if held, else as many pairs as possible (000, 003)."""
+    PAIRS = "pairs"
+    """As many pairs as possible, consecutive or not (001)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A range of opponents' totals, the side that wins the hand there and the levels it climbs.
+
+    ``high`` is None for the open-ended last band; with ``every``, the winner climbs one more
+    level for each further ``every`` points above ``low``.
+    """
+
+    low: int
+    high: int | None
+    winner: Side
+    levels: int
+    every: int | None = None
+
+    def levels_for(self, opponent_total: int) -> int:
+        extra = (opponent_total - self.low) // self.every if self.every else 0
+        return self.levels + extra
+
+    def contains(self, opponent_total: int) -> bool:
+        return self.low <= opponent_total and (self.high is None or opponent_total <= self.high)
+
+    @property
+    def label(self) -> str:
+        """The band as players write it: ``0``, ``5–35``, ``200+``."""
+        if self.high is None:
+            return f"{self.low}+"
+        if self.high == self.low:
+            return str(self.low)
+        return f"{self.low}–{self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Everything that decides how a hand scores and how a trick is judged."""
+
+    name: str
+    bands: tuple[Band, ...]
+    kitty: KittyRule = KittyRule.DOUBLE
+    game_end: GameEnd = GameEnd.HOLD_AT_ACE
+    starter: Starter = Starter.BID
+    throws: bool = False
+    throw_penalty: int = 0
+    tractor_follow: TractorFollow = TractorFollow.TRACTOR
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        _check_name(self.name)
+        _check_bands(self.bands)
+        if self.kitty is KittyRule.PER_PAIR and self.throws:
+            raise RulesError(
+                "the per-pair kitty rule has no multiplier for a throw: "
+                "choose another kitty rule or forbid throws"
+            )
+        if isinstance(self.throw_penalty, bool) or not isinstance(self.throw_penalty, int):
+            raise RulesError(f"throw_penalty must be a whole number, got {self.throw_penalty!r}")
+        if self.throw_penalty < 0 or self.throw_penalty % 5:
+            raise RulesError(
+                f"throw_penalty must be a multiple of 5 from 0, got {self.throw_penalty!r}"
+            )
+        if self.throw_penalty and not self.throws:
+            raise RulesError("a throw penalty needs rules that allow throws")
+
+    def band_for(self, opponent_total: int) -> Band:
+        """The band holding an opponents' total (their points plus the kitty bonus)."""
+        for band in self.bands:
+            if band.contains(opponent_total):
+                return band
+        raise RulesError(f"no band holds an opponents' total of {opponent_total}")
+
+    def kitty_multiplier(self, last_trick: Format, cards: int) -> int:
+        """What the kitty's points are multiplied by, for a last trick of ``cards`` per player."""
+        if last_trick is Format.SINGLE or self.kitty is KittyRule.DOUBLE:
+            return 2
+        if self.kitty is KittyRule.PER_CARD:
+            return 2 * cards
+        return 2 ** (1 + cards // 2)
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict that :func:`rules_from_json` reads back to an equal object."""
+        data: dict[str, object] = {
+            "name": self.name,
+            "bands": [_band_to_json(band) for band in self.bands],
+            "kitty": self.kitty.value,
+            "game_end": self.game_end.value,
+            "starter": self.starter.value,
+            "throws": self.throws,
+            "throw_penalty": self.throw_penalty,
+            "tractor_follow": self.tractor_follow.value,
+        }
+        if self.description:
+            data["description"] = self.description
+        return data
+
+
+def _band_to_json(band: Band) -> dict[str, object]:
+    data: dict[str, object] = {
+        "from": band.low,
+        "to": band.high,
+        "winner": band.winner.value,
+        "levels": band.levels,
+    }
+    if band.every:
+        data["every"] = band.every
+    return data
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise RulesError(f"a rules object needs a name, got {name!r}")
+
+
+def _check_points(what: str, value: object, *, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 5:
+        raise RulesError(f"{what} must be a multiple of 5 from 0, got {value!r}")
+
+
+def _check_bands(bands: tuple[Band, ...]) -> None:
+    """Bands cover every total from 0 up, in order, with no overlap or gap, and never favour
+    the declarers more as the opponents score more."""
+    if not bands:
+        raise RulesError("a scoring table needs at least one band")
+    expected_low = 0
+    for number, band in enumerate(bands, start=1):
+        where = f"band {number} ({band.label})"
+        _check_points(f"{where}: from", band.low)
+        _check_points(f"{where}: to", band.high, allow_none=True)
+        if not isinstance(band.winner, Side):
+            raise RulesError(f"{where}: winner must be declarers or opponents")
+        if isinstance(band.levels, bool) or not isinstance(band.levels, int) or band.levels < 0:
+            raise RulesError(f"{where}: levels must be a whole number from 0, got {band.levels!r}")
+        if band.every is not None and (
+            isinstance(band.every, bool)
+            or not isinstance(band.every, int)
+            or band.every <= 0
+            or band.every % 5
+        ):
+            raise RulesError(f"{where}: every must be a positive multiple of 5, got {band.every!r}")
+        if band.every is not None and band.winner is Side.DECLARERS:
+            raise RulesError(f"{where}: only the opponents can climb more with more points")
+        if band.low < expected_low:
+            raise RulesError(f"{where} overlaps the band before it, which ends at {expected_low - 5}")
+        if band.low > expected_low:
+            first_missing = "0" if number == 1 else f"{expected_low}–{band.low - 5}"
+            raise RulesError(f"{where} leaves a gap: no band holds {first_missing}")
+        if band.high is not None and band.high < band.low:
+            raise RulesError(f"{where} ends before it starts")
+        if band.high is None and number != len(bands):
+            raise RulesError(f"{where} is open-ended, so it must be the last band")
+        if number > 1:
+            _check_order(bands[number - 2], band, where)
+        expected_low = band.high + 5 if band.high is not None else expected_low
+    if bands[-1].high is not None:
+        raise RulesError(
+            f"the last band must have no upper end: no band holds {bands[-1].high + 5} or more"
+        )
+    if bands[0].winner is not Side.DECLARERS or bands[-1].winner is not Side.OPPONENTS:
+        raise RulesError("a table must start with a declarers' band and end with an opponents' one")
+
+
+def _check_order(before: Band, band: Band, where: str) -> None:
+    """More opponents' points never help the declarers."""
+    if before.winner is Side.OPPONENTS and band.winner is Side.DECLARERS:
+        raise RulesError(f"{where}: the declarers cannot win above a band the opponents win")
+    if before.winner is band.winner is Side.DECLARERS and band.levels > before.levels:
+        raise RulesError(
+            f"{where}: the declarers cannot climb more ({band.levels}) than in the band before "
+            f"({before.levels}) when the opponents score more"
+        )
+    if before.winner is band.winner is Side.OPPONENTS:
+        before_top = before.levels_for(before.high if before.high is not None else before.low)
+        if band.levels < before_top:
+            raise RulesError(
+                f"{where}: the opponents cannot climb less ({band.levels}) than in the band "
+                f"before ({before_top}) when they score more"
+            )
+
+
+def _bands(*rows: tuple[int, int | None, str, int] | tuple[int, int | None, str, int, int]):
+    return tuple(
+        Band(low, high, Side(winner), levels, *extra) for low, high, winner, levels, *extra in rows
+    )
+
+
+STANDARD = Rules(
+    name="standard",
+    description="Seeds 000/002/004: kitty ×2; 80 or more takes the deal without climbing; "
+    "the declarers win by holding at A.",
+    bands=_bands(
+        (0, 0, "declarers", 3),
+        (5, 35, "declarers", 2),
+        (40, 75, "declarers", 1),
+        (80, None, "opponents", 0),
+    ),
+)
+"""Seeds 000, 002 and 004: the opponents take the deal at 80 without climbing; win by holding at A."""
+
+OPEN_LADDER = Rules(
+    name="open-ladder",
+    description="Seed 001: kitty ×2 per card in the last trick; throws with a 10-point penalty "
+    "per card taken back; the first team past A wins.",
+    bands=_bands(
+        (0, 0, "declarers", 3),
+        (5, 35, "declarers", 2),
+        (40, 75, "declarers", 1),
+        (80, 115, "opponents", 0),
+        (120, 155, "opponents", 1),
+        (160, 195, "opponents", 2),
+        (200, None, "opponents", 3, 40),
+    ),
+    kitty=KittyRule.PER_CARD,
+    game_end=GameEnd.PAST_ACE,
+    starter=Starter.ROTATE,
+    throws=True,
+    throw_penalty=10,
+    tractor_follow=TractorFollow.PAIRS,
+)
+"""Seed 001: the opponents climb from 120; kitty ×2 per card; throws; the first team past A wins."""
+
+KAWU = Rules(
+    name="kawu",
+    description="Seed 003: kitty ×2 single, ×4 pair, ×8 tractor of two pairs, doubling per pair; "
+    "no throws; the declarers win by holding at A.",
+    bands=_bands(
+        (0, 0, "declarers", 3),
+        (5, 35, "declarers", 2),
+        (40, 75, "declarers", 1),
+        (80, 115, "opponents", 0),
+        (120, 155, "opponents", 1),
+        (160, None, "opponents", 2, 40),
+    ),
+    kitty=KittyRule.PER_PAIR,
+    starter=Starter.ROTATE,
+)
+"""Seed 003: the open-ladder table, the kitty doubling per pair, no throws, win by holding at A."""
+
+SIMPLIFIED = Rules(
+    name="simplified",
+    description="Variant of seed 000: the side that wins the hand climbs exactly 1 level.",
+    bands=_bands(
+        (0, 75, "declarers", 1),
+        (80, None, "opponents", 1),
+    ),
+)
+"""The variant of seed 000: whichever side wins the hand climbs exactly one level."""
+
+PRESETS: dict[str, Rules] = {
+    rules.name: rules for rules in (STANDARD, OPEN_LADDER, KAWU, SIMPLIFIED)
+}
+"""The named presets of RULES.md, by their stable names."""
+
+_RULES_KEYS = {
+    "name",
+    "bands",
+    "kitty",
+    "game_end",
+    "starter",
+    "throws",
+    "throw_penalty",
+    "tractor_follow",
+    "description",
+}
+_BAND_KEYS = {"from", "to", "winner", "levels", "every"}
+
+
+def get_rules(value: object) -> Rules:
+    """The rules a request names: a preset's name, a rules object's JSON form, or Rules."""
+    if isinstance(value, Rules):
+        return value
+    if isinstance(value, str):
+        try:
+            return PRESETS[value.strip().lower()]
+        except KeyError:
+            names = ", ".join(PRESETS)
+            raise RulesError(f"unknown rules {value!r}: the presets are {names}") from None
+    if isinstance(value, Mapping):
+        return rules_from_json(value)
+    raise RulesError(f"rules must be a preset's name or a rules object, got {value!r}")
+
+
+def rules_from_json(data: Mapping[str, object]) -> Rules:
+    """Read a rules object written by :meth:`Rules.to_json` (or by hand), validating it."""
+    unknown = set(data) - _RULES_KEYS
+    if unknown:
+        raise RulesError(f"unknown key {sorted(unknown)[0]!r} in the rules object")
+    if "bands" not in data:
+        raise RulesError("a rules object needs its bands")
+    raw_bands = data["bands"]
+    if not isinstance(raw_bands, list):
+        raise RulesError(f"bands must be a list, got {raw_bands!r}")
+    throws = data.get("throws", False)
+    if not isinstance(throws, bool):
+        raise RulesError(f"throws must be true or false, got {throws!r}")
+    return Rules(
+        name=data.get("name", "custom"),  # type: ignore[arg-type]
+        bands=tuple(_band_from_json(number, raw) for number, raw in enumerate(raw_bands, 1)),
+        kitty=_enum(KittyRule, "kitty", data.get("kitty", KittyRule.DOUBLE.value)),
+        game_end=_enum(GameEnd, "game_end", data.get("game_end", GameEnd.HOLD_AT_ACE.value)),
+        starter=_enum(Starter, "starter", data.get("starter", Starter.BID.value)),
+        throws=throws,
+        throw_penalty=data.get("throw_penalty", 0),  # type: ignore[arg-type]
+        tractor_follow=_enum(
+            TractorFollow, "tractor_follow", data.get("tractor_follow", TractorFollow.TRACTOR.value)
+        ),
+        description=str(data.get("description", "")),
+    )
+
+
+def _band_from_json(number: int, raw: object) -> Band:
+    if not isinstance(raw, Mapping):
+        raise RulesError(f"band {number} must be an object, got {raw!r}")
+    unknown = set(raw) - _BAND_KEYS
+    if unknown:
+        raise RulesError(f"band {number}: unknown key {sorted(unknown)[0]!r}")
+    for key in ("from", "winner", "levels"):
+        if key not in raw:
+            raise RulesError(f"band {number} needs {key!r}")
+    return Band(
+        low=raw["from"],  # type: ignore[arg-type]
+        high=raw.get("to"),  # type: ignore[arg-type]
+        winner=_enum(Side, f"band {number}: winner", raw["winner"]),
+        levels=raw["levels"],  # type: ignore[arg-type]
+        every=raw.get("every"),  # type: ignore[arg-type]
+    )
+
+
+def _enum(kind: type[E], what: str, value: object) -> E:
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(member.value for member in kind)
+        raise RulesError(f"{what} must be one of {choices}, got {value!r}") from None

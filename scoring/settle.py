@@ -1,0 +1,209 @@
+"""Settling a hand: from its result to what it does to the game.
+
+>>> from scoring.cards import Rank
+>>> result = settle(
+...     get_rules("kawu"),
+...     Levels(declarers=Rank.FIVE, opponents=Rank.THREE),
+...     opponent_points=65,
+...     kitty_points=20,
+...     last_trick=LastTrick(Side.OPPONENTS, Format.PAIR, 2),
+... )
+>>> result.explanation
+'Opponents 65 + kitty 20 × 4 = 145: 120–155, opponents take the deal and climb 1'
+>>> str(result.levels.opponents), result.next_declarers.value
+('4', 'opponents')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.cards import POINTS_PER_DECK, Rank
+from scoring.errors import SettleError
+from scoring.rules import (
+    MAX_CARDS_PER_PLAYER,
+    Band,
+    Format,
+    GameEnd,
+    Rules,
+    Side,
+    get_rules,
+)
+
+DECK_POINTS = 2 * POINTS_PER_DECK
+KITTY_CARDS = 8
+MAX_KITTY_POINTS = 80
+"""Eight cards hold at most 80 points (eight tens and kings)."""
+
+__all__ = ["LastTrick", "Levels", "Settlement", "get_rules", "settle"]
+
+
+@dataclass(frozen=True, slots=True)
+class Levels:
+    """Both teams' levels, named by their role in the hand being settled."""
+
+    declarers: Rank
+    opponents: Rank
+
+    def of(self, side: Side) -> Rank:
+        return self.declarers if side is Side.DECLARERS else self.opponents
+
+
+@dataclass(frozen=True, slots=True)
+class LastTrick:
+    """Who won the last trick, how it was led, and how many cards each player played to it."""
+
+    winner: Side
+    format: Format
+    cards: int
+
+    @classmethod
+    def of(cls, winner: Side, format: Format, cards: int | None = None) -> LastTrick:
+        """A last trick, with ``cards`` filled in for a single or a pair."""
+        if cards is None:
+            if format not in _FIXED_CARDS:
+                raise SettleError(f"a {format} last trick needs its number of cards per player")
+            cards = _FIXED_CARDS[format]
+        return cls(winner, format, cards)
+
+
+_FIXED_CARDS = {Format.SINGLE: 1, Format.PAIR: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What a hand's result does to the game, with a sentence a player can read."""
+
+    kitty_multiplier: int
+    kitty_bonus: int
+    opponent_total: int
+    band: Band
+    winner: Side
+    levels_gained: int
+    levels: Levels
+    next_declarers: Side
+    game_over: bool
+    game_winner: Side | None
+    explanation: str
+
+
+def settle(
+    rules: Rules,
+    levels: Levels,
+    opponent_points: int,
+    kitty_points: int,
+    last_trick: LastTrick,
+) -> Settlement:
+    """Settle one hand under ``rules``.
+
+    ``opponent_points`` are the card points the opponents captured in tricks, ``kitty_points``
+    those buried in the kitty; the kitty counts for the opponents only when they win the last
+    trick, multiplied by what the rules give for that trick.
+    """
+    _check_points(opponent_points, kitty_points)
+    _check_last_trick(rules, last_trick)
+
+    multiplier = rules.kitty_multiplier(last_trick.format, last_trick.cards)
+    bonus = kitty_points * multiplier if last_trick.winner is Side.OPPONENTS else 0
+    total = opponent_points + bonus
+    band = rules.band_for(total)
+    gained = band.levels_for(total)
+    before = levels.of(band.winner)
+    climbed = before + gained
+    capped = climbed > Rank.ACE
+    new_level = Rank.ACE if capped else Rank(climbed)
+
+    if rules.game_end is GameEnd.PAST_ACE:
+        game_over = capped
+    else:
+        game_over = band.winner is Side.DECLARERS and levels.declarers is Rank.ACE
+    game_winner = band.winner if game_over else None
+
+    if band.winner is Side.DECLARERS:
+        new_levels = Levels(declarers=new_level, opponents=levels.opponents)
+    else:
+        new_levels = Levels(declarers=levels.declarers, opponents=new_level)
+
+    return Settlement(
+        kitty_multiplier=multiplier,
+        kitty_bonus=bonus,
+        opponent_total=total,
+        band=band,
+        winner=band.winner,
+        levels_gained=gained,
+        levels=new_levels,
+        next_declarers=band.winner,
+        game_over=game_over,
+        game_winner=game_winner,
+        explanation=_explain(
+            opponent_points, kitty_points, last_trick, multiplier, total, band, gained,
+            capped=capped and not game_over, game_over=game_over,
+        ),
+    )
+
+
+def _check_points(opponent_points: int, kitty_points: int) -> None:
+    for name, value, top in (
+        ("opponent_points", opponent_points, DECK_POINTS),
+        ("kitty_points", kitty_points, MAX_KITTY_POINTS),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top or value % 5:
+            raise SettleError(f"{name} must be a multiple of 5 from 0 to {top}, got {value!r}")
+    if opponent_points + kitty_points > DECK_POINTS:
+        raise SettleError(
+            f"opponent_points {opponent_points} + kitty_points {kitty_points} = "
+            f"{opponent_points + kitty_points}, but the deck holds only {DECK_POINTS} points"
+        )
+
+
+def _check_last_trick(rules: Rules, last_trick: LastTrick) -> None:
+    fmt, cards = last_trick.format, last_trick.cards
+    if isinstance(cards, bool) or not isinstance(cards, int):
+        raise SettleError(f"last_trick.cards must be a whole number, got {cards!r}")
+    if fmt is Format.THROW and not rules.throws:
+        raise SettleError(f"the {rules.name} rules allow no throws, so the last trick was no throw")
+    expected = {
+        Format.SINGLE: (cards == 1, "1 card"),
+        Format.PAIR: (cards == 2, "2 cards"),
+        Format.TRACTOR: (cards >= 4 and cards % 2 == 0, "an even number of cards from 4"),
+        Format.THROW: (cards >= 2, "at least 2 cards"),
+    }
+    fits, wanted = expected[fmt]
+    if not fits:
+        raise SettleError(f"a {fmt} last trick has {wanted} per player, got {cards}")
+    if cards > MAX_CARDS_PER_PLAYER:
+        raise SettleError(
+            f"a last trick of {cards} cards per player is more than a hand of "
+            f"{MAX_CARDS_PER_PLAYER} holds"
+        )
+
+
+def _explain(
+    opponent_points: int,
+    kitty_points: int,
+    last_trick: LastTrick,
+    multiplier: int,
+    total: int,
+    band: Band,
+    gained: int,
+    *,
+    capped: bool,
+    game_over: bool,
+) -> str:
+    if last_trick.winner is Side.OPPONENTS:
+        score = f"Opponents {opponent_points} + kitty {kitty_points} × {multiplier} = {total}"
+    elif kitty_points:
+        score = f"Opponents {total} (the declarers took the last trick and the kitty)"
+    else:
+        score = f"Opponents {total}"
+    if band.winner is Side.DECLARERS:
+        outcome = f"declarers climb {gained}" if gained else "declarers keep the deal"
+    else:
+        outcome = "opponents take the deal"
+        if gained:
+            outcome += f" and climb {gained}"
+    if capped:
+        outcome += ", stopping at A"
+    if game_over:
+        outcome += f": {band.winner} win the game"
+    return f"{score}: {band.label}, {outcome}"
