@@ -16,4 +16,12 @@ class RulesError(ScoringError):
 
 
 class SettleError(ScoringError):
-    """A hand's result that cannot be settled (points out of range, impossible last trick)."""
+    """A hand's result that cannot be settled (points out of range, impossible last trick).
+
+    ``field`` names the input at fault (``opponent_points``, ``kitty_points``, ``last_trick``),
+    so that a form can show the message beside it.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field

@@ -62,7 +62,10 @@ class LastTrick:
         """A last trick, with ``cards`` filled in for a single or a pair."""
         if cards is None:
             if format not in _FIXED_CARDS:
-                raise SettleError(f"a {format} last trick needs its number of cards per player")
+                raise SettleError(
+                    f"a {format} last trick needs its number of cards per player",
+                    field="last_trick",
+                )
             cards = _FIXED_CARDS[format]
         return cls(winner, format, cards)
 
@@ -136,8 +139,15 @@ def settle(
         game_over=game_over,
         game_winner=game_winner,
         explanation=_explain(
-            opponent_points, kitty_points, last_trick, multiplier, total, band, gained,
-            capped=capped and not game_over, game_over=game_over,
+            opponent_points,
+            kitty_points,
+            last_trick,
+            multiplier,
+            total,
+            band,
+            gained,
+            capped=capped and not game_over,
+            game_over=game_over,
         ),
     )
 
@@ -147,21 +157,34 @@ def _check_points(opponent_points: int, kitty_points: int) -> None:
         ("opponent_points", opponent_points, DECK_POINTS),
         ("kitty_points", kitty_points, MAX_KITTY_POINTS),
     ):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top or value % 5:
-            raise SettleError(f"{name} must be a multiple of 5 from 0 to {top}, got {value!r}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 0 <= value <= top
+            or value % 5
+        ):
+            raise SettleError(
+                f"{name} must be a multiple of 5 from 0 to {top}, got {value!r}", field=name
+            )
     if opponent_points + kitty_points > DECK_POINTS:
         raise SettleError(
             f"opponent_points {opponent_points} + kitty_points {kitty_points} = "
-            f"{opponent_points + kitty_points}, but the deck holds only {DECK_POINTS} points"
+            f"{opponent_points + kitty_points}, but the deck holds only {DECK_POINTS} points",
+            field="opponent_points",
         )
 
 
 def _check_last_trick(rules: Rules, last_trick: LastTrick) -> None:
     fmt, cards = last_trick.format, last_trick.cards
     if isinstance(cards, bool) or not isinstance(cards, int):
-        raise SettleError(f"last_trick.cards must be a whole number, got {cards!r}")
+        raise SettleError(
+            f"last_trick.cards must be a whole number, got {cards!r}", field="last_trick"
+        )
     if fmt is Format.THROW and not rules.throws:
-        raise SettleError(f"the {rules.name} rules allow no throws, so the last trick was no throw")
+        raise SettleError(
+            f"the {rules.name} rules allow no throws, so the last trick was no throw",
+            field="last_trick",
+        )
     expected = {
         Format.SINGLE: (cards == 1, "1 card"),
         Format.PAIR: (cards == 2, "2 cards"),
@@ -170,11 +193,14 @@ def _check_last_trick(rules: Rules, last_trick: LastTrick) -> None:
     }
     fits, wanted = expected[fmt]
     if not fits:
-        raise SettleError(f"a {fmt} last trick has {wanted} per player, got {cards}")
+        raise SettleError(
+            f"a {fmt} last trick has {wanted} per player, got {cards}", field="last_trick"
+        )
     if cards > MAX_CARDS_PER_PLAYER:
         raise SettleError(
             f"a last trick of {cards} cards per player is more than a hand of "
-            f"{MAX_CARDS_PER_PLAYER} holds"
+            f"{MAX_CARDS_PER_PLAYER} holds",
+            field="last_trick",
         )
 
 

@@ -1,0 +1,33 @@
+# Tractor Companion: `make run` sets up and starts the app, `make test` sets up and runs every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+HOST ?= 127.0.0.1:8000
+
+.PHONY: install run test lint bench
+
+install: $(INSTALLED)
+
+$(INSTALLED): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Python 3.11 or newer is needed (set PYTHON=...)"; exit 1; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+run: install
+	@$(PY) manage.py migrate --verbosity 0
+	@$(PY) manage.py demo
+	$(PY) manage.py runserver $(HOST)
+
+lint: install
+	@$(VENV)/bin/ruff check --quiet .
+	@$(VENV)/bin/ruff format --check --quiet .
+
+test: lint
+	@$(PY) -m pytest
+
+bench: install
+	@for bench in benchmarks/*.py; do $(PY) $$bench || exit 1; done

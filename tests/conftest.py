@@ -1,0 +1,70 @@
+"""Shared fixtures: a phone-sized headless Chromium for the browser tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test's thread; the ORM calls made by the
+# tests around it are still synchronous.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+# Without these Chromium tries to reach Google's services, which this network refuses.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).is_file():
+        message = (
+            f"no Chromium at {CHROMIUM}: `apt-get install chromium` (or set CHROMIUM) "
+            "to run the browser tests"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, live_server) -> Iterator[object]:
+    """A page in a 360 × 740 touch screen, with the live server's URL as ``phone.url_of``."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot(tmp_path: Path, request: pytest.FixtureRequest):
+    """Save a full-page screenshot under the test's temporary folder (and SCREENSHOT_DIR if set)."""
+
+    def save(page, name: str) -> Path:
+        path = tmp_path / f"{name}.png"
+        page.screenshot(path=path, full_page=True)
+        if folder := os.environ.get("SCREENSHOT_DIR"):
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, Path(folder) / f"{request.node.name}-{name}.png")
+        return path
+
+    return save
