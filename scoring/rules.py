@@ -227,10 +227,13 @@ def _check_bands(bands: tuple[Band, ...]) -> None:
         if band.every is not None and band.winner is Side.DECLARERS:
             raise RulesError(f"{where}: only the opponents can climb more with more points")
         if band.low < expected_low:
-            raise RulesError(f"{where} overlaps the band before it, which ends at {expected_low - 5}")
+            raise RulesError(
+                f"{where} overlaps the band before it, which ends at {expected_low - 5}"
+            )
         if band.low > expected_low:
-            first_missing = "0" if number == 1 else f"{expected_low}–{band.low - 5}"
-            raise RulesError(f"{where} leaves a gap: no band holds {first_missing}")
+            gap_high = band.low - 5
+            missing = str(gap_high) if gap_high == expected_low else f"{expected_low}–{gap_high}"
+            raise RulesError(f"{where} leaves a gap: no band holds {missing}")
         if band.high is not None and band.high < band.low:
             raise RulesError(f"{where} ends before it starts")
         if band.high is None and number != len(bands):
@@ -281,7 +284,7 @@ STANDARD = Rules(
         (80, None, "opponents", 0),
     ),
 )
-"""Seeds 000, 002 and 004: the opponents take the deal at 80 without climbing; win by holding at A."""
+"""Seeds 000, 002 and 004: the opponents take the deal at 80 without climbing; hold at A to win."""
 
 OPEN_LADDER = Rules(
     name="open-ladder",
