@@ -1,12 +1,24 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
-from companion import views
+from companion.views import games, pages
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("settle/", views.settle_hand, name="settle_hand"),
+    path("", pages.home, name="home"),
+    path("settle/", pages.settle_hand, name="settle_hand"),
+    # Games and hands (companion.views.games)
+    path("groups/<int:group_id>/games/<int:pk>/", games.game, name="game"),
+    path("groups/<int:group_id>/games/<int:pk>/hands/new/", games.hand_new, name="hand_new"),
+    path(
+        "groups/<int:group_id>/games/<int:pk>/hands/<int:number>/",
+        games.hand_edit,
+        name="hand_edit",
+    ),
+    path("groups/<int:group_id>/games/<int:pk>/history/", games.game_history, name="game_history"),
+    path("watch/<str:token>/", games.watch, name="watch"),
+    # Accounts, groups, rosters, scoring tables, new games (companion.views.groups)
+    path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]

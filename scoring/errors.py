@@ -25,3 +25,12 @@ class SettleError(ScoringError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+class PlayError(ScoringError):
+    """A trick that cannot be judged: a lead of mixed suits, a forbidden throw, a play that is
+    not in its player's hand, a player who plays twice."""
+
+
+class ReplayError(ScoringError):
+    """A hand's record that cannot be replayed: a deal that is not the pack, a missing player."""

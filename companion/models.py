@@ -1,0 +1,318 @@
+"""The group's data. Models are glue: they store what the table entered and ask `scoring` what
+it means; no game rule is computed here."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models, transaction
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from scoring.game import Game as ScoredGame
+from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Group(models.Model):
+    """A group that plays together ("Thursday Tractor"); its members record and edit."""
+
+    name = models.CharField(_("name"), max_length=80)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="tractor_groups"
+    )
+    invite_token = models.CharField(max_length=32, unique=True, default=new_token)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("group", args=[self.pk])
+
+
+class Membership(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"], name="one_membership_per_group")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group}"
+
+
+class Player(models.Model):
+    """Someone on the group's roster; most never log in, so a player is not an account."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "name"], name="unique_player_name_in_group")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ScoringTable(models.Model):
+    """A group's own rules: its point bands, kitty rule and game end, as `scoring` JSON."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="scoring_tables")
+    rules_json = models.JSONField()
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["rules_json__name"]
+
+    def __str__(self) -> str:
+        return self.rules.name
+
+    @property
+    def rules(self) -> scoring.Rules:
+        return scoring.get_rules(self.rules_json)
+
+
+class Game(models.Model):
+    """One game at the table: four seats, the exact rules it is played under, its hands.
+
+    ``version`` goes up with every change, so that watching phones can ask "anything new?"
+    cheaply and two people saving at once cannot both win.
+    """
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="games")
+    rules_json = models.JSONField()
+    north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    north_south_level = models.CharField(max_length=1, default="2")
+    east_west_level = models.CharField(max_length=1, default="2")
+    first_starter = models.CharField(max_length=1, blank=True)
+    share_token = models.CharField(max_length=32, unique=True, default=new_token)
+    version = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.rules.name}: {self.north}–{self.south} v {self.east}–{self.west}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.group_id, self.pk])
+
+    @property
+    def rules(self) -> scoring.Rules:
+        return scoring.get_rules(self.rules_json)
+
+    @property
+    def setup(self) -> GameSetup:
+        return GameSetup(
+            rules=self.rules,
+            levels=TeamLevels(
+                scoring.Rank.parse(self.north_south_level),
+                scoring.Rank.parse(self.east_west_level),
+            ),
+            first_starter=Seat(self.first_starter) if self.first_starter else None,
+        )
+
+    def player_at(self, seat: Seat) -> Player:
+        return {
+            Seat.NORTH: self.north,
+            Seat.EAST: self.east,
+            Seat.SOUTH: self.south,
+            Seat.WEST: self.west,
+        }[seat]
+
+    def scored(self, hands: list[Hand] | None = None) -> ScoredGame:
+        """The game as `scoring` folds it from its hands (``hands`` if already fetched)."""
+        if hands is None:
+            hands = list(self.hands.all())
+        return replay(self.setup, (hand.result for hand in hands))
+
+    def record_hand(self, fields: dict, *, version: int, request_key: str, by) -> Hand:
+        """Add the next hand. A retried request (same ``request_key``) returns the hand it
+        already saved; a save made against an older ``version`` raises StaleGame."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if request_key:
+                saved = game.hands.filter(request_key=request_key).first()
+                if saved is not None:
+                    return saved
+            game._check_version(version)
+            hands = list(game.hands.all())
+            hand = Hand(game=game, number=len(hands) + 1, request_key=request_key, **fields)
+            game.scored([*hands, hand])
+            hand.save()
+            game._changed(hand.number, HandChange.Action.RECORDED, None, hand.snapshot(), by)
+            return hand
+
+    def edit_hand(self, number: int, fields: dict, *, version: int, by) -> Hand:
+        """Change a past hand; every later hand is settled again from it."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            game._check_version(version)
+            hands = list(game.hands.all())
+            hand = hands[number - 1]
+            before = hand.snapshot()
+            for name, value in fields.items():
+                setattr(hand, name, value)
+            game.scored(hands)
+            hand.save()
+            game._changed(number, HandChange.Action.EDITED, before, hand.snapshot(), by)
+            return hand
+
+    def delete_hand(self, number: int, *, version: int, by) -> None:
+        """Remove a hand (the last one: undo); later hands move up and are settled again."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            game._check_version(version)
+            hands = list(game.hands.all())
+            gone = hands.pop(number - 1)
+            game.scored(hands)
+            before = gone.snapshot()
+            gone.delete()
+            for hand in hands[number - 1 :]:
+                hand.number -= 1
+                hand.save(update_fields=["number"])
+            game._changed(number, HandChange.Action.DELETED, before, None, by)
+
+    def _check_version(self, version: int) -> None:
+        if version != self.version:
+            raise StaleGame(self)
+
+    def _changed(self, number: int, action: str, before, after, by) -> None:
+        HandChange.objects.create(
+            game=self,
+            hand_number=number,
+            action=action,
+            before=before,
+            after=after,
+            by=by if by and by.is_authenticated else None,
+        )
+        Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
+        self.refresh_from_db(fields=["version"])
+
+
+class StaleGame(Exception):
+    """Someone else changed the game since this page was loaded."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("the game changed since this page was loaded")
+        self.game = game
+
+
+class Hand(models.Model):
+    """A hand as the table entered it. Everything it causes is recomputed by `scoring`."""
+
+    class Bid(models.TextChoices):
+        ONE = "one", _("One level card")
+        PAIR = "pair", _("A pair of level cards")
+        SMALL_JOKERS = "small-jokers", _("Small jokers")
+        BIG_JOKERS = "big-jokers", _("Big jokers")
+        NONE = "none", _("Nobody bid")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    declarer = models.CharField(max_length=1, choices=[(s.value, s.name.title()) for s in Seat])
+    bid = models.CharField(max_length=12, choices=Bid.choices, default=Bid.ONE)
+    trump = models.CharField(max_length=2, blank=True, help_text="S H D C, or blank: no trump")
+    kitty_cards = models.CharField(max_length=40, blank=True)
+    kitty_points = models.PositiveSmallIntegerField()
+    opponent_points = models.PositiveSmallIntegerField()
+    last_trick_winner = models.CharField(max_length=10)
+    last_trick_format = models.CharField(max_length=8)
+    last_trick_cards = models.PositiveSmallIntegerField()
+    request_key = models.CharField(max_length=40, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number"),
+            models.UniqueConstraint(
+                fields=["game", "request_key"],
+                condition=~models.Q(request_key=""),
+                name="one_hand_per_request",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number}"
+
+    SNAPSHOT_FIELDS = (
+        "number",
+        "declarer",
+        "bid",
+        "trump",
+        "kitty_cards",
+        "kitty_points",
+        "opponent_points",
+        "last_trick_winner",
+        "last_trick_format",
+        "last_trick_cards",
+    )
+
+    def snapshot(self) -> dict:
+        """What the table entered, as kept in the history."""
+        return {name: getattr(self, name) for name in self.SNAPSHOT_FIELDS}
+
+    @property
+    def result(self) -> HandResult:
+        return HandResult(
+            declarer=Seat(self.declarer),
+            opponent_points=self.opponent_points,
+            kitty_points=self.kitty_points,
+            last_trick=scoring.LastTrick(
+                scoring.Side(self.last_trick_winner),
+                scoring.Format(self.last_trick_format),
+                self.last_trick_cards,
+            ),
+        )
+
+
+class HandChange(models.Model):
+    """The history of every change to a game's hands: nothing an edit replaces is lost."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", _("recorded")
+        EDITED = "edited", _("edited")
+        DELETED = "deleted", _("deleted")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    hand_number = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_number} {self.action}"

@@ -1,0 +1,36 @@
+"""One-line adapters from `scoring` values to what a player reads."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+from scoring.cards import Rank, Suit
+from scoring.game import Team
+
+register = template.Library()
+
+TEAM_NAMES = {Team.NORTH_SOUTH: _("North–South"), Team.EAST_WEST: _("East–West")}
+
+
+@register.filter
+def level(rank: Rank | str) -> str:
+    """A level as players say it: 10 rather than T."""
+    rank = Rank.parse(rank) if isinstance(rank, str) else rank
+    return "10" if rank is Rank.TEN else rank.symbol
+
+
+@register.filter
+def team_name(team: Team) -> str:
+    return TEAM_NAMES[team]
+
+
+@register.filter
+def suit_symbol(trump: str) -> str:
+    """A trump suit as its symbol; blank is a hand without trump."""
+    return Suit.parse(trump).symbol if trump else _("No trump")
+
+
+@register.filter
+def get_item(mapping: dict, key: object) -> object:
+    return mapping.get(key)

@@ -1,0 +1,215 @@
+"""A game in progress: its scoreboard, recording and correcting hands, and watching by link."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
+
+from companion.forms import SEAT_NAMES, HandForm
+from companion.models import Game, Hand, StaleGame
+from scoring.cards import BIG_JOKER, DISTINCT_CARDS, Rank, Suit
+from scoring.game import GameError, Seat, Team
+
+GAME_FIELDS = ("group", "north", "east", "south", "west")
+
+# The kitty's card grid: each suit from A down, then the jokers.
+KITTY_GRID = [
+    {
+        "code": str(card),
+        "label": str(card.joker) if card.is_joker else f"{card.rank}{card.suit.symbol}",
+        "red": card.suit in (Suit.HEARTS, Suit.DIAMONDS) or card == BIG_JOKER,
+        "points": card.points,
+    }
+    for card in sorted(
+        DISTINCT_CARDS,
+        key=lambda card: (
+            card.is_joker,
+            list(Suit).index(card.suit) if card.suit else 0,
+            -(card.rank or 0),
+        ),
+    )
+]
+
+
+def member_game(request: HttpRequest, group_id: int, pk: int) -> Game:
+    """The game, if it belongs to a group the user is a member of; 404 for anyone else."""
+    return get_object_or_404(
+        Game.objects.select_related(*GAME_FIELDS),
+        pk=pk,
+        group_id=group_id,
+        group__members=request.user,
+    )
+
+
+def scoreboard_context(game: Game, hands: list[Hand]) -> dict:
+    scored = game.scored(hands)
+    state = scored.state
+    players = {seat: game.player_at(seat) for seat in Seat}
+    ladder = [
+        {
+            "team": team,
+            "players": [players[seat] for seat in team.seats],
+            "level": state.levels.of(team),
+            "declaring": team is state.declarers,
+            "won": team is state.winner,
+            "rungs": [{"rank": rank, "reached": rank <= state.levels.of(team)} for rank in Rank],
+        }
+        for team in Team
+    ]
+    return {
+        "game": game,
+        "scored": scored,
+        "state": state,
+        "ladder": ladder,
+        "rows": list(zip(hands, scored.hands, strict=True)),
+        "players": players,
+        "seat_names": SEAT_NAMES,
+        "last_trump": hands[-1].trump if hands else None,
+    }
+
+
+def nothing_new(request: HttpRequest, game: Game) -> bool:
+    """A watching phone's poll names the version it shows; if that is current, answer 204."""
+    return bool(request.htmx) and request.GET.get("since") == str(game.version)
+
+
+@login_required
+def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    game = member_game(request, group_id, pk)
+    if request.method == "POST" and request.POST.get("action") == "undo":
+        return undo_last_hand(request, game)
+    if nothing_new(request, game):
+        return HttpResponse(status=204)
+    template = "companion/game.html"
+    if request.htmx:
+        template += "#scoreboard"
+    hands = list(game.hands.all())
+    return render(request, template, {**scoreboard_context(game, hands), "can_edit": True})
+
+
+def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
+    number = game.hands.count()
+    try:
+        if number == 0:
+            raise GameError(_("There is no hand to undo."))
+        game.delete_hand(number, version=_version(request), by=request.user)
+        messages.success(request, _("Hand %(number)d undone.") % {"number": number})
+    except StaleGame:
+        messages.warning(request, _("Someone else changed the game first: here it is now."))
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect(game)
+
+
+def watch(request: HttpRequest, token: str) -> HttpResponse:
+    """The read-only scoreboard for anyone with the game's share link."""
+    game = get_object_or_404(Game.objects.select_related(*GAME_FIELDS), share_token=token)
+    if nothing_new(request, game):
+        return HttpResponse(status=204)
+    template = "companion/game.html"
+    if request.htmx:
+        template += "#scoreboard"
+    hands = list(game.hands.all())
+    return render(request, template, {**scoreboard_context(game, hands), "can_edit": False})
+
+
+@login_required
+def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    game = member_game(request, group_id, pk)
+    hands = list(game.hands.all())
+    return _hand_page(request, game, hands, number=len(hands) + 1)
+
+
+@login_required
+def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
+    game = member_game(request, group_id, pk)
+    hands = list(game.hands.all())
+    if not 1 <= number <= len(hands):
+        return redirect(game)
+    if request.method == "POST" and request.POST.get("action") == "delete":
+        try:
+            game.delete_hand(number, version=_version(request), by=request.user)
+            messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
+        except StaleGame:
+            messages.warning(request, _("Someone else changed the game first: here it is now."))
+        except GameError as error:
+            messages.error(request, str(error))
+        return redirect(game)
+    return _hand_page(request, game, hands, number=number)
+
+
+def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int) -> HttpResponse:
+    """Record the next hand or correct hand ``number``: the page, its live preview, its save."""
+    editing = number <= len(hands)
+    before = game.scored(hands[: number - 1])
+    players = {seat: game.player_at(seat) for seat in Seat}
+    data = request.POST if request.method == "POST" else None
+    initial = HandForm.initial_from(hands[number - 1]) if editing else None
+    form = HandForm(data, initial=initial, game=before, number=number, players=players)
+    if not editing and before.state.game_over:
+        messages.info(request, _("The game is over: no more hands to record."))
+        return redirect(game)
+
+    if data is not None and not request.POST.get("preview") and form.is_valid():
+        try:
+            if editing:
+                game.edit_hand(
+                    number, form.hand_fields(), version=_version(request), by=request.user
+                )
+            else:
+                game.record_hand(
+                    form.hand_fields(),
+                    version=_version(request),
+                    request_key=request.POST.get("request_key", ""),
+                    by=request.user,
+                )
+        except StaleGame:
+            messages.warning(
+                request, _("Someone else saved a change first. The game is shown as it is now.")
+            )
+            game.refresh_from_db(fields=["version"])
+        except GameError as error:
+            form.add_error(None, str(error))
+        else:
+            if request.htmx:
+                return HttpResponseClientRedirect(game.get_absolute_url())
+            return redirect(game)
+
+    template = "companion/hand_form.html"
+    if request.htmx and request.POST.get("preview"):
+        template += "#preview"
+    return render(
+        request,
+        template,
+        {
+            "game": game,
+            "form": form,
+            "number": number,
+            "editing": editing,
+            "before": before.state,
+            "players": players,
+            "seat_names": SEAT_NAMES,
+            "request_key": request.POST.get("request_key") or uuid.uuid4().hex,
+            "kitty_grid": KITTY_GRID,
+        },
+    )
+
+
+@login_required
+def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    game = member_game(request, group_id, pk)
+    changes = game.changes.select_related("by")
+    return render(request, "companion/game_history.html", {"game": game, "changes": changes})
+
+
+def _version(request: HttpRequest) -> int:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return -1

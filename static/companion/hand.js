@@ -1,0 +1,55 @@
+// The hand form's thumb helpers. Without them the form still works: the kitty is typed as
+// card codes and the points as numbers.
+(function () {
+  const form = document.getElementById("hand-form");
+  if (!form) return;
+  const changed = (input) => input.dispatchEvent(new Event("change", { bubbles: true }));
+
+  // Kitty: tap a card to add a copy (two decks: at most two), a third tap removes both.
+  const grid = document.getElementById("kitty-grid");
+  const text = document.getElementById("id_kitty_cards");
+  const pointsInput = document.getElementById("id_kitty_points");
+  const count = document.getElementById("kitty-count");
+  const copies = new Map();
+  const show = () => {
+    let cards = 0, points = 0;
+    grid.querySelectorAll(".kitty-card").forEach((button) => {
+      const n = copies.get(button.dataset.card) || 0;
+      cards += n;
+      points += n * Number(button.dataset.points);
+      button.querySelector(".copies").textContent = n > 1 ? "×2" : "";
+      button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
+    });
+    count.textContent = cards + "/8 · " + points;
+    return points;
+  };
+  text.value.split(/[\s,]+/).filter(Boolean).forEach((code) => {
+    const key = code.toUpperCase();
+    copies.set(key, (copies.get(key) || 0) + 1);
+  });
+  grid.hidden = false;
+  show();
+  grid.addEventListener("click", (event) => {
+    const button = event.target.closest(".kitty-card");
+    if (!button) return;
+    const code = button.dataset.card;
+    const total = [...copies.values()].reduce((a, b) => a + b, 0);
+    const n = copies.get(code) || 0;
+    copies.set(code, n < 2 && total < 8 ? n + 1 : 0);
+    text.value = [...copies].flatMap(([card, k]) => Array(k).fill(card)).join(" ");
+    pointsInput.value = show();
+    changed(text);
+  });
+
+  // Opponents' points: steps of 5, kept from 0 to 200.
+  form.querySelectorAll(".stepper").forEach((stepper) => {
+    const input = document.getElementById(stepper.dataset.target);
+    stepper.addEventListener("click", (event) => {
+      const step = event.target.closest("[data-step]");
+      if (!step) return;
+      const value = (Number(input.value) || 0) + Number(step.dataset.step);
+      input.value = Math.min(200, Math.max(0, value));
+      changed(input);
+    });
+  });
+})();
