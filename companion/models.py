@@ -166,7 +166,8 @@ class Game(models.Model):
             game.scored([*hands, hand])
             hand.save()
             game._changed(hand.number, HandChange.Action.RECORDED, None, hand.snapshot(), by)
-            return hand
+        self.version = game.version
+        return hand
 
     def edit_hand(self, number: int, fields: dict, *, version: int, by) -> Hand:
         """Change a past hand; every later hand is settled again from it."""
@@ -181,7 +182,8 @@ class Game(models.Model):
             game.scored(hands)
             hand.save()
             game._changed(number, HandChange.Action.EDITED, before, hand.snapshot(), by)
-            return hand
+        self.version = game.version
+        return hand
 
     def delete_hand(self, number: int, *, version: int, by) -> None:
         """Remove a hand (the last one: undo); later hands move up and are settled again."""
@@ -197,6 +199,7 @@ class Game(models.Model):
                 hand.number -= 1
                 hand.save(update_fields=["number"])
             game._changed(number, HandChange.Action.DELETED, before, None, by)
+        self.version = game.version
 
     def _check_version(self, version: int) -> None:
         if version != self.version:
