@@ -1,0 +1,485 @@
+"""Judging tricks: who wins (trumps, shapes, equal cards, throws), which plays break the following
+rules and why, failed throws, tricks in progress, and 3 and 4 decks."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.cards import Rank, Suit, parse_cards
+from scoring.errors import PlayError
+from scoring.rules import get_rules
+from scoring.tricks import Judgement, Play, judge
+from scoring.trump import Trump
+
+
+def judge_trick(
+    *plays: tuple[str, str],
+    level: str = "5",
+    trump: str | None = "H",
+    rules: str = "standard",
+    hands: dict[str, str] | None = None,
+    decks: int = 2,
+) -> Judgement:
+    context = Trump(Rank.parse(level), Suit.parse(trump) if trump else None, decks)
+    return judge(
+        get_rules(rules),
+        context,
+        [Play(player, parse_cards(cards.split())) for player, cards in plays],
+        {player: parse_cards(cards.split()) for player, cards in (hands or {}).items()},
+    )
+
+
+def winner(*plays: tuple[str, str], **context: object) -> str | None:
+    return judge_trick(*plays, **context).winner  # type: ignore[arg-type]
+
+
+def reasons(judgement: Judgement) -> dict[str, str]:
+    return {play.player: play.reason for play in judgement.plays if play.reason}
+
+
+# Level 5, hearts trump unless a case says otherwise.
+WINNERS = [
+    pytest.param(
+        [("P1", "9S"), ("P2", "KS"), ("P3", "QS"), ("P4", "2S")], "P2", id="highest-single"
+    ),
+    pytest.param([("P1", "AS"), ("P2", "AS"), ("P3", "QS")], "P1", id="equal-first-played"),
+    pytest.param([("P1", "9S"), ("P2", "AD"), ("P3", "2H")], "P3", id="trump-beats-plain"),
+    pytest.param([("P1", "9S"), ("P2", "2H"), ("P3", "AH")], "P3", id="higher-trump"),
+    pytest.param([("P1", "9S"), ("P2", "AH"), ("P3", "5C")], "P3", id="level-card-beats-ace"),
+    pytest.param([("P1", "9S"), ("P2", "5C"), ("P3", "5H")], "P3", id="trump-level-card"),
+    pytest.param([("P1", "9S"), ("P2", "5H"), ("P3", "SJ"), ("P4", "BJ")], "P4", id="jokers"),
+    pytest.param([("P1", "2H"), ("P2", "AS")], "P1", id="plain-ace-cannot-beat-trump"),
+    pytest.param([("P1", "9S 9S"), ("P2", "KS KS"), ("P3", "AS QS")], "P2", id="higher-pair"),
+    pytest.param([("P1", "9S 9S"), ("P2", "AD AD")], "P1", id="other-plain-pair-cannot-win"),
+    pytest.param([("P1", "9S 9S"), ("P2", "AH KH")], "P1", id="two-trumps-are-no-pair"),
+    pytest.param([("P1", "9S 9S"), ("P2", "3H 3H"), ("P3", "2H 2H")], "P2", id="trump-pairs"),
+    pytest.param(
+        [("P1", "9S 9S TS TS"), ("P2", "3H 3H 4H 4H"), ("P3", "KS KS AS AS")],
+        "P2",
+        id="trump-tractor",
+    ),
+    pytest.param(
+        [("P1", "9S 9S TS TS"), ("P2", "3H 3H 6H 6H")], "P1", id="unconnected-trump-pairs"
+    ),
+    pytest.param(
+        [("P1", "9S 9S TS TS"), ("P2", "4H 4H 6H 6H"), ("P3", "AH AH 5D 5D")],
+        "P3",
+        id="tractors-across-the-level-gap-and-through-the-chain",
+    ),
+    pytest.param(
+        [("P1", "QH QH KH KH"), ("P2", "5S 5S 5H 5H"), ("P3", "SJ SJ BJ BJ")],
+        "P3",
+        id="trump-tractors",
+    ),
+    pytest.param(
+        [("P1", "3S 3S 4S 4S"), ("P2", "5S 5S 5D 5D")], "P1", id="equal-level-pairs-no-tractor"
+    ),
+]
+
+
+@pytest.mark.parametrize(("plays", "expected"), WINNERS)
+def test_the_highest_play_of_the_leads_shape_wins(
+    plays: list[tuple[str, str]], expected: str
+) -> None:
+    assert winner(*plays) == expected
+
+
+def test_trump_pair_beats_plain_pair() -> None:
+    assert winner(("P1", "AS AS"), ("P2", "2H 2H")) == "P2"
+
+
+def test_level_cards_of_other_suits_are_equal_first_played_wins() -> None:
+    assert winner(("P1", "9S"), ("P2", "5D"), ("P3", "5C"), ("P4", "5S")) == "P2"
+    assert winner(("P1", "9S 9S"), ("P2", "5D 5D"), ("P3", "5C 5C")) == "P2"
+
+
+@pytest.mark.parametrize(
+    ("plays", "expected"),
+    [
+        ([("P1", "9H"), ("P2", "AH"), ("P3", "5S")], "P3"),
+        ([("P1", "AH"), ("P2", "5S"), ("P3", "5H"), ("P4", "SJ")], "P4"),
+        ([("P1", "AH"), ("P2", "KH"), ("P3", "AS")], "P1"),
+        ([("P1", "5S"), ("P2", "5H")], "P1"),  # level cards are equal without a trump suit
+        ([("P1", "9H 9H TH TH"), ("P2", "5S 5S SJ SJ")], "P2"),
+        ([("P1", "9H 9H TH TH"), ("P2", "5S 5S 5D 5D")], "P1"),
+        ([("P1", "2C 2C"), ("P2", "BJ BJ"), ("P3", "AC AC")], "P2"),
+    ],
+)
+def test_without_a_trump_suit_only_jokers_and_level_cards_are_trumps(
+    plays: list[tuple[str, str]], expected: str
+) -> None:
+    assert winner(*plays, trump=None) == expected
+
+
+def test_the_points_are_the_tricks_fives_tens_and_kings() -> None:
+    judgement = judge_trick(("P1", "5S"), ("P2", "TS"), ("P3", "KH"), ("P4", "2S"))
+    assert judgement.points == 25
+
+
+def test_a_trick_in_progress_is_won_so_far() -> None:
+    assert winner(("P1", "9S")) == "P1"
+    assert winner(("P1", "9S"), ("P2", "2H")) == "P2"
+    judgement = judge_trick(("P1", "9S 9S"), hands={"P1": "9S 9S 3C"})
+    assert [play.legal for play in judgement.plays] == [True]
+
+
+FOLLOWING = [
+    pytest.param(
+        "standard",
+        ("P1", "9S 9S"),
+        ("P2", "2S 3C"),
+        "2S 3S 3C",
+        "P2 had 2 spades left and played only 1 of them",
+        id="all-of-the-suit-when-short",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "9S 9S"),
+        ("P2", "3C 4C"),
+        "2S 3C 4C",
+        "P2 had 1 spade left and did not play it",
+        id="the-last-card-of-the-suit",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "9S 9S"),
+        ("P2", "2S 3C"),
+        "2S 3S 4S 3C",
+        "P2 had 3 spades left and played only 1 of them to a lead of 2",
+        id="enough-of-the-suit",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "9S 9S"),
+        ("P2", "2H 3C"),
+        "2S 3S 2H 3C",
+        "P2 had 2 spades left and played none of them",
+        id="trumping-while-holding-the-suit",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "9S 9S"),
+        ("P2", "2S 3S"),
+        "2S 3S 7S 7S",
+        "P2 held the pair 7S 7S in spades and had to play it",
+        id="a-pair-for-a-pair",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "9S 9S"),
+        ("P2", "2S 3S"),
+        "2S 3S 7S 7S JS JS",
+        "P2 held the pairs JS JS and 7S 7S in spades and had to play one of them",
+        id="one-of-several-pairs",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "5H 5H"),
+        ("P2", "9H KH"),
+        "9H KH 7H 7H 2C",
+        "P2 held the pair 7H 7H in trumps and had to play it",
+        id="engine-json-example",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "5H 5H"),
+        ("P2", "9H KH"),
+        "9H KH 5C 5C",
+        "P2 held the pair 5C 5C in trumps and had to play it",
+        id="an-off-suit-level-pair-is-a-trump-pair",
+    ),
+    pytest.param(
+        "kawu",
+        ("P1", "9S 9S TS TS"),
+        ("P2", "2S 2S 7S 7S"),
+        "2S 2S 3S 3S 4S 4S 7S 7S",
+        "P2 held the tractor 3S 3S 4S 4S in spades and had to play a tractor of 2 pairs",
+        id="a-tractor-for-a-tractor",
+    ),
+    pytest.param(
+        "kawu",
+        ("P1", "9S 9S TS TS"),
+        ("P2", "2S 2S 7S 8S"),
+        "2S 2S 7S 7S 8S",
+        "P2 held the pairs 7S 7S and 2S 2S in spades and had to play both, not 1",
+        id="as-many-pairs-as-held",
+    ),
+    pytest.param(
+        "open-ladder",
+        ("P1", "9S 9S TS TS QS QS"),
+        ("P2", "2S 2S 7S 8S JS KS"),
+        "2S 2S 7S 7S 8S JS JS KS",
+        "P2 held the pairs JS JS, 7S 7S and 2S 2S in spades and had to play all of them, not 1",
+        id="as-many-pairs-as-the-lead",
+    ),
+    pytest.param(
+        "open-ladder",
+        ("P1", "AS AS KS"),
+        ("P2", "2S 3S 4S"),
+        "2S 3S 4S 4S",
+        "P2 held the pair 4S 4S in spades and had to play it",
+        id="a-pair-for-a-throws-pair",
+    ),
+    pytest.param(
+        "standard",
+        ("P1", "9S 9S"),
+        ("P2", "2S"),
+        "2S 3S",
+        "P2 played 1 card to a lead of 2",
+        id="too-few-cards",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "lead", "play", "hand", "reason"), FOLLOWING)
+def test_a_play_that_breaks_the_following_rules_says_why(
+    rules: str, lead: tuple[str, str], play: tuple[str, str], hand: str, reason: str
+) -> None:
+    judgement = judge_trick(lead, play, rules=rules, hands={"P2": hand})
+    assert judgement.plays[1].legal is False
+    assert judgement.plays[1].reason == reason
+
+
+LEGAL = [
+    pytest.param(
+        "standard", ("P1", "9S 9S"), ("P2", "2H 3C"), "2H 3C 4D", id="void-plays-anything"
+    ),
+    pytest.param("standard", ("P1", "9S 9S"), ("P2", "2S 3C"), "2S 3C 4D", id="the-suit-then-any"),
+    pytest.param("standard", ("P1", "9S 9S"), ("P2", "2S 3S"), "2S 3S 4S", id="no-pair-held"),
+    pytest.param(
+        "standard", ("P1", "9S 9S"), ("P2", "4S 4S"), "4S 4S 7S 7S", id="any-pair-will-do"
+    ),
+    pytest.param(
+        "open-ladder",
+        ("P1", "9S 9S TS TS"),
+        ("P2", "2S 2S 7S 7S"),
+        "2S 2S 3S 3S 4S 4S 7S 7S",
+        id="pairs-need-not-be-a-tractor-in-open-ladder",
+    ),
+    pytest.param(
+        "kawu",
+        ("P1", "9S 9S TS TS JS JS"),
+        ("P2", "2S 2S 3S 3S 7S 7S"),
+        "2S 2S 3S 3S 7S 7S 8S",
+        id="a-shorter-tractor-is-not-owed",
+    ),
+    pytest.param(
+        "kawu",
+        ("P1", "9S 9S TS TS"),
+        ("P2", "2S 2S 3S 8S"),
+        "2S 2S 3S 8S JS",
+        id="one-pair-then-the-suit",
+    ),
+    pytest.param(
+        "standard", ("P1", "9S 9S"), ("P2", "2S 3S"), "5S 5S 2S 3S", id="a-level-pair-is-no-spade"
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "lead", "play", "hand"), LEGAL)
+def test_a_play_that_follows_the_rules_is_legal(
+    rules: str, lead: tuple[str, str], play: tuple[str, str], hand: str
+) -> None:
+    judgement = judge_trick(lead, play, rules=rules, hands={"P2": hand})
+    assert (judgement.plays[1].legal, judgement.plays[1].reason) == (True, None)
+
+
+def test_legality_is_unknown_without_the_hand_but_a_short_play_is_still_illegal() -> None:
+    judgement = judge_trick(("P1", "9S 9S"), ("P2", "2H 3C"), ("P3", "4D"))
+    assert [play.legal for play in judgement.plays] == [None, None, False]
+    assert reasons(judgement) == {"P3": "P3 played 1 card to a lead of 2"}
+
+
+def test_an_illegal_play_cannot_win() -> None:
+    judgement = judge_trick(
+        ("P1", "9S 9S"), ("P2", "2H 2H"), ("P3", "3S 4S"), hands={"P2": "2H 2H 3S"}
+    )
+    assert judgement.plays[1].legal is False
+    assert judgement.winner == "P1"
+
+
+def test_a_play_with_more_cards_than_the_lead_cannot_win() -> None:
+    assert winner(("P1", "9S"), ("P2", "2H 2H")) == "P1"
+
+
+THROWS = [
+    pytest.param([("P1", "AS KS KS"), ("P2", "2H 3H 3H")], "P2", id="trumped-in-its-shape"),
+    pytest.param([("P1", "AS KS KS"), ("P2", "2H 3H 4H")], "P1", id="trumps-of-another-shape"),
+    pytest.param(
+        [("P1", "AS KS KS"), ("P2", "2H 3H 3H"), ("P3", "6H 7H 7H")],
+        "P3",
+        id="over-trumped-combination-by-combination",
+    ),
+    pytest.param(
+        [("P1", "AS KS KS"), ("P2", "2H 3H 3H"), ("P3", "2H 7H 7H")],
+        "P2",
+        id="a-higher-pair-and-an-equal-single-do-not-beat-it",
+    ),
+    pytest.param(
+        [("P1", "AS KS KS"), ("P2", "8H 3H 3H"), ("P3", "2H 7H 7H")],
+        "P2",
+        id="a-higher-pair-and-a-lower-single-do-not-beat-it",
+    ),
+    pytest.param(
+        [("P1", "AS AS KS"), ("P2", "AH AH BJ")],
+        "P2",
+        id="a-pair-and-a-single-in-trumps",
+    ),
+    pytest.param(
+        [("P1", "AS AS QS QS"), ("P2", "2H 2H 3H 3H")],
+        "P2",
+        id="a-tractor-serves-as-two-pairs",
+    ),
+]
+
+
+@pytest.mark.parametrize(("plays", "expected"), THROWS)
+def test_a_throw_is_taken_only_in_its_shape(plays: list[tuple[str, str]], expected: str) -> None:
+    assert winner(*plays, rules="open-ladder") == expected
+
+
+def test_a_throw_beaten_by_one_card_fails() -> None:
+    judgement = judge_trick(
+        ("P1", "KS QS QS"),
+        ("P2", "AS 2S 3S"),
+        rules="open-ladder",
+        hands={"P2": "AS 2S 3S 9D", "P3": "JS JS TS"},
+    )
+    throw = judgement.throw
+    assert throw is not None
+    assert (throw.ok, throw.beaten_by, str(throw.forced), throw.penalty) == (
+        False,
+        "P2",
+        "KS",
+        20,
+    )
+    assert judgement.winner is None
+    assert judgement.winner_as_played == "P1"
+    assert judgement.plays[0].legal is False
+    assert judgement.plays[0].reason == (
+        "P1's throw fails: P2 held AS, which beats KS; P1 takes back 2 cards and leads KS, "
+        "paying 20 points"
+    )
+
+
+def test_a_failed_throw_forces_its_smallest_beatable_combination() -> None:
+    judgement = judge_trick(
+        ("P1", "AS QS QS 9S"),
+        rules="open-ladder",
+        hands={"P2": "KS KS TS", "P3": "JS"},
+    )
+    throw = judgement.throw
+    assert throw is not None
+    assert (throw.beaten_by, str(throw.forced), throw.penalty) == ("P2", "9S", 30)
+    assert throw.checked == ("P2", "P3")
+
+
+def test_a_throw_no_given_hand_can_beat_stands() -> None:
+    judgement = judge_trick(
+        ("P1", "AS AS KS"), ("P2", "2S 3S 4S"), rules="open-ladder", hands={"P2": "2S 3S 4S 4H"}
+    )
+    assert judgement.throw is not None
+    assert (judgement.throw.ok, judgement.throw.checked) == (True, ("P2",))
+    assert judgement.winner == "P1"
+
+
+def test_a_throw_cannot_be_beaten_by_trumps_held_by_a_player_who_follows() -> None:
+    judgement = judge_trick(("P1", "AS KS"), rules="open-ladder", hands={"P2": "BJ BJ 2S"})
+    assert judgement.throw is not None
+    assert judgement.throw.ok
+
+
+@pytest.mark.parametrize(
+    ("rules", "lead", "message"),
+    [
+        (
+            "kawu",
+            "AS KS",
+            "P1's lead AS KS is a throw (AS, KS), which the kawu rules forbid: "
+            "lead a single, a pair or a tractor",
+        ),
+        (
+            "standard",
+            "7S 7S 9S 9S",
+            "P1's lead 9S 9S 7S 7S is a throw (9S 9S, 7S 7S), which the standard rules forbid: "
+            "lead a single, a pair or a tractor",
+        ),
+        (
+            "open-ladder",
+            "AS 5S",
+            "P1's lead AS 5S mixes spades and trumps: every lead, a throw too, is of one suit "
+            "(trumps count as one suit)",
+        ),
+    ],
+)
+def test_a_lead_that_is_no_lead_cannot_be_judged(rules: str, lead: str, message: str) -> None:
+    with pytest.raises(PlayError) as raised:
+        judge_trick(("P1", lead), rules=rules)
+    assert str(raised.value) == message.replace("9S 9S 7S 7S", lead)
+
+
+@pytest.mark.parametrize(
+    ("plays", "hands", "message"),
+    [
+        ([], {}, "plays is empty: a trick needs at least its lead"),
+        ([("P1", "9S"), ("P1", "TS")], {}, "P1 plays twice in this trick"),
+        ([("P1", "9S"), ("P2", "TS")], {"P2": "2S"}, "P2's play: TS is not in P2's hand"),
+        (
+            [("P1", "9S 9S")],
+            {"P1": "9S 3C"},
+            "P1's play: 9S is played 2 times, but P1's hand holds 1",
+        ),
+        (
+            [("P1", "9S")],
+            {"P1": "9S 9S 9S"},
+            "P1's hand: 9S appears 3 times, but 2 decks hold only 2",
+        ),
+        (
+            [("P1", "BJ"), ("P2", "BJ")],
+            {"P3": "BJ 2S"},
+            "the hands and plays together: BJ appears 3 times, but 2 decks hold only 2",
+        ),
+    ],
+)
+def test_a_trick_that_cannot_be_judged(
+    plays: list[tuple[str, str]], hands: dict[str, str], message: str
+) -> None:
+    with pytest.raises(PlayError) as raised:
+        judge_trick(*plays, hands=hands)
+    assert str(raised.value) == message
+
+
+def test_three_decks_three_identical_cards_are_a_pair_and_a_single() -> None:
+    judgement = judge_trick(("P1", "AS AS AS"), ("P2", "2H 2H 3H"), rules="open-ladder", decks=3)
+    assert judgement.lead.format.value == "throw"
+    assert judgement.winner == "P2"
+    with pytest.raises(PlayError, match="is a throw"):
+        judge_trick(("P1", "AS AS AS"), decks=3)
+
+
+def test_three_decks_a_triple_in_hand_owes_a_pair() -> None:
+    judgement = judge_trick(
+        ("P1", "9S 9S"), ("P2", "2S 3S"), decks=3, hands={"P2": "2S 3S 7S 7S 7S"}
+    )
+    assert reasons(judgement) == {"P2": "P2 held the pair 7S 7S in spades and had to play it"}
+
+
+def test_four_decks_equal_pairs_first_played_wins() -> None:
+    plays = [("P1", "9S 9S"), ("P2", "9S 9S"), ("P3", "AH AH")]
+    assert winner(*plays[:2], decks=4) == "P1"
+    assert winner(*plays, decks=4) == "P3"
+
+
+def test_four_decks_four_identical_cards_are_two_pairs_not_a_tractor() -> None:
+    judgement = judge_trick(
+        ("P1", "AS AS AS AS"), ("P2", "2H 2H 3H 3H"), rules="open-ladder", decks=4
+    )
+    assert judgement.lead.format.value == "throw"
+    assert [str(combo) for combo in judgement.lead.combos] == ["AS AS", "AS AS"]
+    assert judgement.winner == "P2"
+
+
+def test_four_decks_allow_four_copies_of_a_card_and_no_more() -> None:
+    assert winner(("P1", "BJ"), ("P2", "BJ"), ("P3", "BJ"), ("P4", "BJ"), decks=4) == "P1"
+    with pytest.raises(PlayError, match="BJ appears 5 times, but 4 decks hold only 4"):
+        judge_trick(("P1", "BJ"), ("P2", "BJ BJ BJ BJ"), decks=4)
