@@ -1,0 +1,87 @@
+"""A scorekeeper records a game with their thumbs while a friend watches by share link."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from companion.models import Game, Group, Membership, Player
+from scoring import get_rules
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+KITTY = ["5H", "KD", "2C", "3C", "4C", "6C", "7C", "8C"]  # 15 points
+
+
+@pytest.fixture
+def game():
+    group = Group.objects.create(name="Thursday Tractor")
+    user = User.objects.create_user("mei", password="a long table password")
+    Membership.objects.create(group=group, user=user)
+    seats = {
+        seat: Player.objects.create(group=group, name=name)
+        for seat, name in zip(("north", "east", "south", "west"), ("Mei", "Jun", "Lin", "Hao"))
+    }
+    return Game.objects.create(
+        group=group, rules_json=get_rules("standard").to_json(), north_south_level="Q", **seats
+    )
+
+
+def log_in(page, live_server, username: str) -> None:
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+
+
+def record_hand(phone, opponent_points: int) -> None:
+    phone.get_by_role("link", name="Record a hand").click()
+    phone.get_by_text("North: Mei").click()
+    phone.locator("label", has_text="♥").click()
+    for card in KITTY:
+        phone.locator(f'.kitty-card[data-card="{card}"]').click()
+    assert phone.locator("#kitty-count").inner_text() == "8/8 · 15"
+    phone.get_by_label("Opponents' points").fill("0")
+    for _ in range(opponent_points // 20):
+        phone.get_by_role("button", name="+20").click()
+    phone.locator("#preview").get_by_text(f"Opponents {opponent_points}").wait_for()
+    phone.get_by_role("button", name="Save hand").click()
+    phone.wait_for_url(f"**/games/*/")
+
+
+def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
+    browser, phone, live_server, game, screenshot
+):
+    log_in(phone, live_server, "mei")
+    watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    watcher.goto(f"{live_server.url}/watch/{game.share_token}/")
+    phone.goto(live_server.url + game.get_absolute_url())
+
+    record_hand(phone, opponent_points=0)
+    screenshot(phone, "scoreboard-after-hand-1")
+    watcher.get_by_text(": 0, declarers climb 3").wait_for(timeout=5_000)
+    assert watcher.locator('[data-level="NS"]').inner_text() == "A"
+
+    phone.get_by_role("link", name="Record a hand").click()
+    screenshot(phone, "hand-form")
+    phone.goto(live_server.url + game.get_absolute_url())
+    record_hand(phone, opponent_points=40)
+    phone.get_by_text("North–South win the game after 2 hands.").wait_for()
+    watcher.get_by_text("North–South win the game after 2 hands.").wait_for(timeout=5_000)
+    screenshot(phone, "game-won")
+    screenshot(watcher, "watcher")
+
+    # Hand 1 was really 40 points: North–South reach only K, so hand 2 no longer wins at A.
+    phone.locator("#hand-1").get_by_role("link", name="Edit").click()
+    phone.get_by_label("Opponents' points").fill("40")
+    phone.locator("#preview").get_by_text("declarers climb 1").wait_for()
+    phone.get_by_role("button", name="Save the correction").click()
+    phone.wait_for_url(f"**/games/{game.pk}/")
+    assert phone.locator('[data-level="NS"]').inner_text() == "A"
+    assert phone.get_by_text("win the game").count() == 0
+    watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for(
+        timeout=5_000
+    )
+    screenshot(phone, "after-correction")
