@@ -1,9 +1,10 @@
-"""Tractor's rules engine: cards, rules as data, settling hands. Pure Python, no Django."""
+"""Tractor's rules engine, pure Python without Django: cards, rules, tricks and settlement."""
 
 from __future__ import annotations
 
 from scoring.cards import BIG_JOKER, SMALL_JOKER, Card, Joker, Rank, Suit, parse_cards, points
-from scoring.errors import CardError, RulesError, ScoringError, SettleError
+from scoring.combos import Combo, classify, decompose
+from scoring.errors import CardError, PlayError, ReplayError, RulesError, ScoringError, SettleError
 from scoring.rules import (
     PRESETS,
     Band,
@@ -18,21 +19,30 @@ from scoring.rules import (
     rules_from_json,
 )
 from scoring.settle import LastTrick, Levels, Settlement, settle
+from scoring.tricks import Judgement, Lead, Play, ThrowCheck, Verdict, judge
+from scoring.trump import TRUMP, Trump, Trumps
 
 __all__ = [
     "BIG_JOKER",
     "PRESETS",
     "SMALL_JOKER",
+    "TRUMP",
     "Band",
     "Card",
     "CardError",
+    "Combo",
     "Format",
     "GameEnd",
     "Joker",
+    "Judgement",
     "KittyRule",
     "LastTrick",
+    "Lead",
     "Levels",
+    "Play",
+    "PlayError",
     "Rank",
+    "ReplayError",
     "Rules",
     "RulesError",
     "ScoringError",
@@ -41,8 +51,15 @@ __all__ = [
     "Side",
     "Starter",
     "Suit",
+    "ThrowCheck",
     "TractorFollow",
+    "Trump",
+    "Trumps",
+    "Verdict",
+    "classify",
+    "decompose",
     "get_rules",
+    "judge",
     "parse_cards",
     "points",
     "rules_from_json",

@@ -12,10 +12,12 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
-from scoring.cards import Rank
+from scoring.cards import Card, Rank, Suit, check_decks, parse_cards
 from scoring.errors import CardError, ScoringError
 from scoring.rules import E, Format, Side, get_rules
 from scoring.settle import LastTrick, Levels, settle
+from scoring.tricks import Judgement, Play, judge
+from scoring.trump import Trump
 
 USAGE = "usage: python -m scoring judge|settle [FILE]"
 
@@ -58,7 +60,23 @@ def settle_request(request: object) -> dict[str, object]:
     }
 
 
+def judge_request(request: object) -> dict[str, object]:
+    """Answer a ``judge`` request."""
+    data = _object(request, "the request")
+    rules = get_rules(data.get("rules", "standard"))
+    trump = Trump(
+        level=_rank(_required(data, "level"), "level"),
+        suit=_trump_suit(_required(data, "trump")),
+        decks=check_decks(data.get("decks", 2)),  # type: ignore[arg-type]
+    )
+    raw_hands = _object(data.get("hands") or {}, "hands")
+    hands = {str(player): _cards(cards, f"{player}'s hand") for player, cards in raw_hands.items()}
+    judgement = judge(rules, trump, _plays(_required(data, "plays")), hands)
+    return _judgement_json(judgement)
+
+
 COMMANDS: dict[str, Callable[[object], dict[str, object]]] = {
+    "judge": judge_request,
     "settle": settle_request,
 }
 
@@ -109,15 +127,79 @@ def _required(data: Mapping[str, object], key: str) -> object:
 
 
 def _level(levels: Mapping[str, object], side: str) -> Rank:
-    value = _required(levels, side)
+    return _rank(_required(levels, side), f"levels.{side}")
+
+
+def _rank(value: object, what: str) -> Rank:
     try:
         if not isinstance(value, str | int) or isinstance(value, bool):
             raise CardError(value)
         return Rank.parse(str(value))
     except CardError:
+        raise ScoringError(f"{what} must be a level from 2 to A, got {json.dumps(value)}") from None
+
+
+def _trump_suit(value: object) -> Suit | None:
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise CardError(value)
+        return Suit.parse(value)
+    except CardError:
         raise ScoringError(
-            f"levels.{side} must be a level from 2 to A, got {json.dumps(value)}"
+            f"trump must be S, H, D, C or null (no trump), got {json.dumps(value)}"
         ) from None
+
+
+def _cards(value: object, what: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise ScoringError(f"{what} must be a list of cards, got {json.dumps(value)}")
+    try:
+        return parse_cards(value)
+    except CardError as error:
+        raise ScoringError(f"{what}: {error}") from None
+
+
+def _plays(value: object) -> list[Play]:
+    if not isinstance(value, list):
+        raise ScoringError(f"plays must be a list of [player, [cards]], got {json.dumps(value)}")
+    plays = []
+    for number, entry in enumerate(value):
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
+            raise ScoringError(
+                f"plays[{number}] must be [player, [cards]], got {json.dumps(entry)}"
+            )
+        player, cards = entry
+        plays.append(Play(player, _cards(cards, f"{player}'s play")))
+    return plays
+
+
+def _judgement_json(judgement: Judgement) -> dict[str, object]:
+    lead = judgement.lead
+    answer: dict[str, object] = {
+        "lead": {"player": lead.player, "format": lead.format.value, "suit": str(lead.suit)},
+        "winner": judgement.winner,
+        "points": judgement.points,
+        "plays": [
+            {
+                "player": verdict.player,
+                "cards": [str(card) for card in verdict.cards],
+                "legal": verdict.legal,
+                **({"reason": verdict.reason} if verdict.legal is False else {}),
+            }
+            for verdict in judgement.plays
+        ],
+    }
+    throw = judgement.throw
+    if throw is not None:
+        verdict: dict[str, object] = {"ok": throw.ok, "checked": list(throw.checked)}
+        if throw.forced is not None:
+            verdict["beaten_by"] = throw.beaten_by
+            verdict["forced"] = [str(card) for card in throw.forced.cards]
+            verdict["penalty"] = throw.penalty
+        answer["throw"] = verdict
+    return answer
 
 
 def _choice(kind: type[E], data: Mapping[str, object], key: str, what: str) -> E:
