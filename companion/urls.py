@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from companion.views import games, pages
+from companion.views import games, groups, pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -19,6 +19,13 @@ urlpatterns = [
     path("groups/<int:group_id>/games/<int:pk>/history/", games.game_history, name="game_history"),
     path("watch/<str:token>/", games.watch, name="watch"),
     # Accounts, groups, rosters, scoring tables, new games (companion.views.groups)
+    path("accounts/signup/", groups.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("groups/new/", groups.group_new, name="group_new"),
+    path("groups/<int:pk>/", groups.group, name="group"),
+    path("groups/<int:pk>/tables/new/", groups.table_new, name="table_new"),
+    path("groups/<int:pk>/tables/<int:table_id>/", groups.table_edit, name="table_edit"),
+    path("groups/<int:pk>/games/new/", groups.game_new, name="game_new"),
+    path("join/<str:token>/", groups.group_join, name="group_join"),
     path("admin/", admin.site.urls),
 ]

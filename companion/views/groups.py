@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
+from urllib.parse import urlencode
 
-from companion.models import Group
+import segno
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from companion.forms import (
+    SEATS,
+    GameForm,
+    GroupForm,
+    PlayerForm,
+    ScoringTableForm,
+    SignupForm,
+)
+from companion.models import Game, Group, Membership, ScoringTable
+from scoring import PRESETS, Band, Side
+
+# The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
+PREVIEW_AXIS_END = 220
 
 
 def member_group(request: HttpRequest, group_id: int) -> Group:
@@ -18,3 +40,207 @@ def member_group(request: HttpRequest, group_id: int) -> Group:
     if not request.user.is_authenticated:
         raise Http404("no such group")
     return get_object_or_404(Group, pk=group_id, members=request.user)
+
+
+def safe_next(request: HttpRequest) -> str:
+    """The ``next`` URL of a login-like form, if it stays on this site; else ""."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if allowed else ""
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in with it; then on to ``next`` (a group's invite) or home."""
+    next_url = safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or "home")
+    form = SignupForm(request.POST or None)
+    if form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect(next_url or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+def group_new(request: HttpRequest) -> HttpResponse:
+    form = GroupForm(request.POST or None)
+    if form.is_valid():
+        group = form.save()
+        Membership.objects.create(group=group, user=request.user)
+        return redirect(group)
+    return render(request, "companion/group_new.html", {"form": form})
+
+
+def invite_qr(url: str) -> str:
+    """The invite link as a QR code, an inline SVG that scales with its box."""
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(
+        scale=4, border=2, omitsize=True, svgclass="invite-qr", title=_("QR code of the link")
+    )
+    return mark_safe(svg)  # segno escapes the title; the rest is its own markup
+
+
+@login_required
+def group(request: HttpRequest, pk: int) -> HttpResponse:
+    """A group: its roster (players are added here), its games, its scoring tables and the
+    link that invites people in."""
+    group = member_group(request, pk)
+    form = PlayerForm(group=group)
+    if request.method == "POST":
+        form = PlayerForm(request.POST, group=group)
+        if form.is_valid():
+            player = form.save()
+            if not request.htmx:
+                messages.success(request, _("%(name)s is on the roster.") % {"name": player})
+                return redirect(group)
+            form = PlayerForm(group=group)
+    template = "companion/group.html"
+    context = {"group": group, "form": form, "players": group.players.all()}
+    if request.htmx:
+        return render(request, template + "#roster", context)
+    invite_url = request.build_absolute_uri(reverse("group_join", args=[group.invite_token]))
+    context |= {
+        "games": group.games.select_related("north", "east", "south", "west"),
+        "tables": group.scoring_tables.all(),
+        "invite_url": invite_url,
+        "invite_qr": invite_qr(invite_url),
+    }
+    return render(request, template, context)
+
+
+@login_required
+def group_join(request: HttpRequest, token: str) -> HttpResponse:
+    """Join a group by its invite link: a member is sent on, anyone else confirms first."""
+    group = get_object_or_404(Group, invite_token=token)
+    if group.members.filter(pk=request.user.pk).exists():
+        return redirect(group)
+    if request.method == "POST":
+        Membership.objects.get_or_create(group=group, user=request.user)
+        messages.success(request, _("Welcome to %(group)s.") % {"group": group})
+        return redirect(group)
+    return render(request, "companion/group_join.html", {"group": group})
+
+
+@login_required
+def table_new(request: HttpRequest, pk: int) -> HttpResponse:
+    return scoring_table_page(request, member_group(request, pk), None)
+
+
+@login_required
+def table_edit(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    group = member_group(request, pk)
+    table = get_object_or_404(ScoringTable, pk=table_id, group=group)
+    return scoring_table_page(request, group, table)
+
+
+def scoring_table_page(
+    request: HttpRequest, group: Group, table: ScoringTable | None
+) -> HttpResponse:
+    """The scoring table's form, for a new table or an existing one.
+
+    Its POST saves, unless htmx asks for the live preview (target ``table-preview``) or a
+    button asks for one more band (``action=add``). ``?preset=NAME`` fills the rows from a
+    preset; a new table starts from the standard one.
+    """
+    template = "companion/table_form.html"
+    if request.method == "POST":
+        form = ScoringTableForm(request.POST, group=group, table=table)
+        preview = form.preview_bands()
+        if request.POST.get("action") == "add":
+            form = form.with_new_band()
+            if request.htmx:
+                template += "#bands"
+        elif request.htmx and request.htmx.target == "table-preview":
+            template += "#table-preview"
+        elif form.is_valid():
+            rules = form.cleaned_data["rules"]
+            if table is None:
+                table = ScoringTable(group=group)
+            table.rules_json = rules.to_json()
+            table.save()
+            messages.success(request, _("Saved the table %(name)s.") % {"name": rules.name})
+            return redirect(group)
+    else:
+        preset = PRESETS.get(request.GET.get("preset", ""))
+        if preset is None and table is None:
+            preset = PRESETS["standard"]
+        form = ScoringTableForm(group=group, table=table, start=preset)
+        preview = form.preview_bands()
+    context = {
+        "group": group,
+        "table": table,
+        "form": form,
+        "presets": list(PRESETS),
+        "preview": table_preview(preview),
+    }
+    return render(request, template, context)
+
+
+def table_preview(bands: list[Band]) -> list[dict]:
+    """The bands as segments of a bar from 0 to 200+, each as wide as the points it holds
+    (the open-ended last band running to the axis' end), shaded by its side and levels."""
+    if not bands:
+        return []
+    tops = [band.high + 5 if band.high is not None else band.low + 20 for band in bands]
+    end = max(PREVIEW_AXIS_END, *tops)
+    segments = []
+    for band, top in zip(bands, tops, strict=True):
+        low = max(band.low, 0)
+        high = top if band.high is not None else end
+        declarers = band.winner is Side.DECLARERS
+        lightness = max(30, 82 - 13 * band.levels)
+        climb = f"+{band.levels}"
+        segments.append(
+            {
+                "band": band,
+                "declarers": declarers,
+                "label": band.label,
+                "climb": f"{climb}…" if band.every else climb,
+                "weight": max(high - low, 5),
+                "style": (
+                    f"background-color: hsl({215 if declarers else 0} 70% {lightness}%);"
+                    f" color: {'#fff' if lightness < 60 else '#212529'};"
+                ),
+            }
+        )
+    return segments
+
+
+@login_required
+def game_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start a game: four players of the roster in four seats, the rules, the starting levels.
+
+    The page can add a missing player (``action=add_player``): it joins the roster, takes the
+    first empty seat, and the choices made so far are kept.
+    """
+    group = member_group(request, pk)
+    player_form = PlayerForm(prefix="player", group=group)
+    if request.method == "POST" and request.POST.get("action") == "add_player":
+        chosen = {name: request.POST.get(name, "") for name in GameForm.base_fields}
+        player_form = PlayerForm(request.POST, prefix="player", group=group)
+        if player_form.is_valid():
+            player = player_form.save()
+            empty = next((seat for seat in SEATS if not chosen[seat]), None)
+            if empty is not None:
+                chosen[empty] = str(player.pk)
+            if not request.htmx:
+                url = reverse("game_new", args=[group.pk])
+                return redirect(f"{url}?{urlencode(chosen)}")
+            player_form = PlayerForm(prefix="player", group=group)
+        form = GameForm(initial=chosen, group=group)
+    elif request.method == "POST":
+        form = GameForm(request.POST, group=group)
+        if form.is_valid():
+            game = Game.objects.create(group=group, created_by=request.user, **form.game_fields())
+            return redirect(game)
+    else:
+        chosen = {name: request.GET[name] for name in GameForm.base_fields if name in request.GET}
+        form = GameForm(initial=chosen, group=group)
+    template = "companion/game_new.html"
+    if request.htmx:
+        template += "#game-form"
+    context = {"group": group, "form": form, "player_form": player_form}
+    return render(request, template, context)

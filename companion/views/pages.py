@@ -7,7 +7,9 @@ from companion.forms import SettleForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "companion/home.html")
+    """The front door: a member's groups, or what the app is for and how to sign up."""
+    groups = request.user.tractor_groups.all() if request.user.is_authenticated else []
+    return render(request, "companion/home.html", {"groups": groups})
 
 
 def settle_hand(request: HttpRequest) -> HttpResponse:

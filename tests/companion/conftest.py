@@ -1,0 +1,46 @@
+"""The cast: Mei keeps score for "Thursday Tractor", where Mei, Jun, Lin and Hao play;
+Zoe has an account but is in no group of theirs."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from companion.models import Group, Membership, Player
+
+PASSWORD = "a long table password"
+# Seat -> player's name, as the Game model's fields name the seats.
+CAST = {"north": "Mei", "east": "Jun", "south": "Lin", "west": "Hao"}
+
+
+@pytest.fixture
+def user(db) -> User:
+    """Mei's account (username "mei"), a member of ``group``."""
+    return User.objects.create_user("mei", email="mei@example.com", password=PASSWORD)
+
+
+@pytest.fixture
+def group(user) -> Group:
+    """Thursday Tractor, with ``user`` as its one member and an empty roster."""
+    group = Group.objects.create(name="Thursday Tractor")
+    Membership.objects.create(group=group, user=user)
+    return group
+
+
+@pytest.fixture
+def players(group) -> dict[str, Player]:
+    """The roster of ``group``, by seat: north Mei, east Jun, south Lin, west Hao."""
+    return {seat: Player.objects.create(group=group, name=name) for seat, name in CAST.items()}
+
+
+@pytest.fixture
+def member(client, user):
+    """The test client, logged in as ``user``."""
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def outsider(db) -> User:
+    """Zoe: logged-in-able, a member of no group here."""
+    return User.objects.create_user("zoe", email="zoe@example.com", password=PASSWORD)

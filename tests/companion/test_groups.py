@@ -1,0 +1,173 @@
+"""Groups: the home page's list, a new group, its page (roster, games, tables, invite) and
+joining by the invite link."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from companion.models import Game, Group, Membership, Player
+from scoring import PRESETS
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_lists_the_members_groups_on_the_home_page(member, group, outsider):
+    Group.objects.create(name="Someone else's group")
+
+    page = member.get("/").text
+
+    assert f'href="/groups/{group.pk}/"' in page
+    assert "Thursday Tractor" in page
+    assert "Someone else&#x27;s group" not in page
+    assert 'href="/groups/new/"' in page
+    assert 'href="/settle/"' in page
+
+
+def test_it_creates_a_group_with_its_creator_as_member(member, user):
+    response = member.post("/groups/new/", {"name": "Sunday Sheng Ji"})
+
+    group = Group.objects.get(name="Sunday Sheng Ji")
+    assert response.status_code == 302
+    assert response["Location"] == f"/groups/{group.pk}/"
+    assert list(group.members.all()) == [user]
+
+
+def test_it_asks_for_the_group_name(member):
+    response = member.post("/groups/new/", {"name": ""})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.text
+    assert not Group.objects.exists()
+
+
+def test_it_shows_the_roster_and_the_invite_link_with_its_qr_code(member, group, players):
+    page = member.get(f"/groups/{group.pk}/").text
+
+    for name in ("Mei", "Jun", "Lin", "Hao"):
+        assert f">{name}</li>" in page
+    assert f'value="http://testserver/join/{group.invite_token}/"' in page
+    assert '<svg viewBox="0 0' in page
+    assert 'class="invite-qr"' in page
+    assert f'href="/groups/{group.pk}/games/new/"' in page
+    assert f'href="/groups/{group.pk}/tables/new/"' in page
+
+
+def test_it_adds_a_player_and_redirects(member, group):
+    response = member.post(f"/groups/{group.pk}/", {"name": "  Mei  "})
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/groups/{group.pk}/"
+    assert list(group.players.values_list("name", flat=True)) == ["Mei"]
+    assert "Mei is on the roster." in member.get(response["Location"]).text
+
+
+def test_it_adds_a_player_in_place_for_htmx(member, group, players):
+    response = member.post(f"/groups/{group.pk}/", {"name": "Zoe"}, headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section class="mb-4" id="roster"')
+    assert ">Zoe</li>" in response.text
+    assert "<html" not in response.text
+    assert group.players.filter(name="Zoe").exists()
+
+
+@pytest.mark.parametrize("name", ["Mei", "mei", " MEI "])
+def test_it_refuses_a_name_already_on_the_roster(member, group, players, name):
+    response = member.post(f"/groups/{group.pk}/", {"name": name})
+
+    assert response.status_code == 200
+    assert f"{name.strip()} is already on the roster." in response.text
+    assert 'class="form-control is-invalid"' in response.text
+    assert f'value="{name}"' in response.text
+    assert group.players.count() == 4
+
+
+def test_it_refuses_a_duplicate_in_place_for_htmx(member, group, players):
+    response = member.post(f"/groups/{group.pk}/", {"name": "Jun"}, headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert "Jun is already on the roster." in response.text
+    assert group.players.count() == 4
+
+
+def test_it_asks_for_a_name(member, group):
+    response = member.post(f"/groups/{group.pk}/", {"name": "   "})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.text
+    assert not Player.objects.exists()
+
+
+def test_it_lets_two_groups_have_a_player_of_the_same_name(member, group, players):
+    other = Group.objects.create(name="Elsewhere")
+    Player.objects.create(group=other, name="Zoe")
+
+    response = member.post(f"/groups/{group.pk}/", {"name": "Zoe"})
+
+    assert response.status_code == 302
+    assert Player.objects.filter(name="Zoe").count() == 2
+
+
+def test_it_lists_the_games_with_their_rules_seats_and_date(member, group, players, user):
+    game = Game.objects.create(
+        group=group, rules_json=PRESETS["kawu"].to_json(), created_by=user, **players
+    )
+
+    page = member.get(f"/groups/{group.pk}/").text
+
+    assert f'href="{reverse("game", args=[group.pk, game.pk])}"' in page
+    assert "Mei &amp; Lin" in page
+    assert "Jun &amp; Hao" in page
+    assert "kawu ·" in page
+    assert game.created.strftime("%-d %b %Y") in page
+
+
+def test_it_lists_the_groups_tables(member, group):
+    table = group.scoring_tables.create(rules_json={**PRESETS["kawu"].to_json(), "name": "ours"})
+
+    page = member.get(f"/groups/{group.pk}/").text
+
+    assert f'href="/groups/{group.pk}/tables/{table.pk}/">ours</a>' in page
+
+
+def test_it_asks_before_joining_by_the_invite_link(client, group, outsider):
+    client.force_login(outsider)
+
+    response = client.get(f"/join/{group.invite_token}/")
+
+    assert response.status_code == 200
+    assert "Join Thursday Tractor?" in response.text
+    assert not group.members.filter(pk=outsider.pk).exists()
+
+
+def test_it_joins_by_the_invite_link(client, group, outsider):
+    client.force_login(outsider)
+
+    response = client.post(f"/join/{group.invite_token}/")
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/groups/{group.pk}/"
+    assert group.members.filter(pk=outsider.pk).exists()
+    assert "Welcome to Thursday Tractor." in client.get(response["Location"]).text
+
+
+def test_it_sends_a_member_on_to_the_group(member, group, user):
+    for response in (
+        member.get(f"/join/{group.invite_token}/"),
+        member.post(f"/join/{group.invite_token}/"),
+    ):
+        assert response.status_code == 302
+        assert response["Location"] == f"/groups/{group.pk}/"
+    assert Membership.objects.filter(group=group, user=user).count() == 1
+
+
+def test_it_sends_an_anonymous_invitee_to_log_in_first(client, group):
+    response = client.get(f"/join/{group.invite_token}/")
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next=/join/{group.invite_token}/"
+
+
+def test_it_knows_no_other_invite_token(member, group):
+    assert member.get("/join/not-a-token/").status_code == 404
