@@ -5,6 +5,7 @@ from __future__ import annotations
 from scoring.cards import BIG_JOKER, SMALL_JOKER, Card, Joker, Rank, Suit, parse_cards, points
 from scoring.combos import Combo, classify, decompose
 from scoring.errors import CardError, PlayError, ReplayError, RulesError, ScoringError, SettleError
+from scoring.replay import Fault, HandReplay, replay_hand
 from scoring.rules import (
     PRESETS,
     Band,
@@ -31,8 +32,10 @@ __all__ = [
     "Card",
     "CardError",
     "Combo",
+    "Fault",
     "Format",
     "GameEnd",
+    "HandReplay",
     "Joker",
     "Judgement",
     "KittyRule",
@@ -62,6 +65,7 @@ __all__ = [
     "judge",
     "parse_cards",
     "points",
+    "replay_hand",
     "rules_from_json",
     "settle",
 ]
