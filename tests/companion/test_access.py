@@ -1,0 +1,98 @@
+"""Only a group's members see or change it: a non-member gets 404 on every group URL, an
+anonymous visitor is asked to log in."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.http import Http404
+from django.test import RequestFactory
+
+from companion.models import Game, Group, Player, ScoringTable
+from companion.views.groups import member_group
+from scoring import PRESETS
+
+pytestmark = pytest.mark.django_db
+
+GROUP_URLS = [
+    "/groups/{group}/",
+    "/groups/{group}/tables/new/",
+    "/groups/{group}/tables/{table}/",
+    "/groups/{group}/games/new/",
+]
+
+
+@pytest.fixture
+def urls(group):
+    table = ScoringTable.objects.create(group=group, rules_json=PRESETS["kawu"].to_json())
+    return {"group": group.pk, "table": table.pk}
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("url", GROUP_URLS)
+def test_it_hides_a_group_from_a_non_member(client, outsider, urls, url, method):
+    client.force_login(outsider)
+
+    response = getattr(client, method)(url.format(**urls), {"name": "Zoe"})
+
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("url", GROUP_URLS)
+def test_it_hides_a_group_from_htmx_requests_of_a_non_member(client, outsider, urls, url):
+    client.force_login(outsider)
+
+    response = client.post(url.format(**urls), {"name": "Zoe"}, headers={"HX-Request": "true"})
+
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("url", [*GROUP_URLS, "/groups/new/", "/join/{token}/"])
+def test_it_sends_an_anonymous_visitor_to_log_in(client, group, urls, url):
+    path = url.format(**urls, token=group.invite_token)
+
+    response = client.get(path)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next={path}"
+
+
+def test_it_changes_nothing_for_a_non_member(client, outsider, group, players, urls):
+    client.force_login(outsider)
+
+    client.post(f"/groups/{group.pk}/", {"name": "Zoe"})
+    client.post(
+        f"/groups/{group.pk}/games/new/",
+        {
+            **{seat: str(player.pk) for seat, player in players.items()},
+            "rules": "standard",
+            "north_south_level": "2",
+            "east_west_level": "2",
+        },
+    )
+
+    assert not Player.objects.filter(name="Zoe").exists()
+    assert not Game.objects.exists()
+
+
+def test_it_hides_another_groups_table_behind_a_members_group(member, group):
+    other = Group.objects.create(name="Elsewhere")
+    table = ScoringTable.objects.create(group=other, rules_json=PRESETS["kawu"].to_json())
+
+    assert member.get(f"/groups/{group.pk}/tables/{table.pk}/").status_code == 404
+    assert member.get(f"/groups/{other.pk}/tables/{table.pk}/").status_code == 404
+
+
+def test_it_answers_404_for_a_group_that_does_not_exist(member):
+    assert member.get("/groups/999999/").status_code == 404
+
+
+def test_member_group_finds_a_members_group_and_nobody_elses(group, user, outsider):
+    request = RequestFactory().get("/")
+
+    request.user = user
+    assert member_group(request, group.pk) == group
+    for stranger in (outsider, AnonymousUser()):
+        request.user = stranger
+        with pytest.raises(Http404):
+            member_group(request, group.pk)
