@@ -70,7 +70,7 @@ def judge_request(request: object) -> dict[str, object]:
         decks=check_decks(data.get("decks", 2)),  # type: ignore[arg-type]
     )
     raw_hands = _object(data.get("hands") or {}, "hands")
-    hands = {str(player): _cards(cards, f"{player}'s hand") for player, cards in raw_hands.items()}
+    hands = {player: _cards(cards, f"{player}'s hand") for player, cards in raw_hands.items()}
     judgement = judge(rules, trump, _plays(_required(data, "plays")), hands)
     return _judgement_json(judgement)
 

@@ -134,8 +134,8 @@ def judge(
         verdicts.append(Verdict(play.player, play.cards, legal, fault))
     throw = None
     if lead.format is Format.THROW:
-        seats = [*(play.player for play in plays), *hands]
-        others = {name: hands[name] for name in seats if name in hands and name != lead.player}
+        order = [*(play.player for play in plays), *hands]
+        others = {name: hands[name] for name in order if name in hands and name != lead.player}
         throw = check_throw(rules, trump, lead, others)
         if not throw.ok:
             verdicts[0] = Verdict(lead.player, lead.cards, False, _throw_reason(lead, throw))

@@ -3,11 +3,13 @@ rules and why, failed throws, tricks in progress, and 3 and 4 decks."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scoring.cards import Rank, Suit, parse_cards
 from scoring.errors import PlayError
-from scoring.rules import get_rules
+from scoring.rules import PRESETS, Rules, TractorFollow
 from scoring.tricks import Judgement, Play, judge
 from scoring.trump import Trump
 
@@ -16,13 +18,13 @@ def judge_trick(
     *plays: tuple[str, str],
     level: str = "5",
     trump: str | None = "H",
-    rules: str = "standard",
+    rules: str | Rules = "standard",
     hands: dict[str, str] | None = None,
     decks: int = 2,
 ) -> Judgement:
     context = Trump(Rank.parse(level), Suit.parse(trump) if trump else None, decks)
     return judge(
-        get_rules(rules),
+        PRESETS[rules] if isinstance(rules, str) else rules,
         context,
         [Play(player, parse_cards(cards.split())) for player, cards in plays],
         {player: parse_cards(cards.split()) for player, cards in (hands or {}).items()},
@@ -483,3 +485,34 @@ def test_four_decks_allow_four_copies_of_a_card_and_no_more() -> None:
     assert winner(("P1", "BJ"), ("P2", "BJ"), ("P3", "BJ"), ("P4", "BJ"), decks=4) == "P1"
     with pytest.raises(PlayError, match="BJ appears 5 times, but 4 decks hold only 4"):
         judge_trick(("P1", "BJ"), ("P2", "BJ BJ BJ BJ"), decks=4)
+
+
+THROWS_AND_TRACTORS = replace(
+    PRESETS["standard"],
+    name="throws-and-tractors",
+    throws=True,
+    tractor_follow=TractorFollow.TRACTOR,
+)
+
+
+@pytest.mark.parametrize(
+    ("play", "reason"),
+    [
+        (
+            "2S 2S 3S 3S 6S 7S 8S 6S",
+            "P2 held tractors in spades to match 2 of the lead's 2 tractors and had to play them",
+        ),
+        ("2S 2S 3S 3S 6S 6S 7S 7S", None),
+    ],
+)
+def test_a_throw_of_tractors_owes_tractors_where_the_rules_say_so(
+    play: str, reason: str | None
+) -> None:
+    judgement = judge_trick(
+        ("P1", "9S 9S TS TS KS KS AS AS"),
+        ("P2", play),
+        rules=THROWS_AND_TRACTORS,
+        hands={"P2": "2S 2S 3S 3S 6S 6S 7S 7S 8S"},
+    )
+    assert judgement.throw is not None and judgement.throw.ok
+    assert judgement.plays[1].reason == reason
