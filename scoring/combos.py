@@ -140,7 +140,13 @@ def highest(trump: Trump, cards: Iterable[Card], shape: Shape) -> Combo | None:
 
 
 def pairs(trump: Trump, cards: Iterable[Card]) -> tuple[Combo, ...]:
-    """Every pair the cards hold, highest first; a card held four times makes two pairs."""
+    """Every pair the cards hold, highest first; a card held four times makes two pairs.
+
+    >>> from scoring.cards import Rank, Suit, parse_cards
+    >>> trump = Trump(Rank.TWO, Suit.SPADES, decks=4)
+    >>> [str(pair) for pair in pairs(trump, parse_cards(["7H"] * 4 + ["9H", "9H", "9H"]))]
+    ['9H 9H', '7H 7H', '7H 7H']
+    """
     cards = tuple(cards)
     counts = Counter(cards)
     return tuple(
