@@ -48,7 +48,7 @@ def record_hand(phone, opponent_points: int) -> None:
         phone.get_by_role("button", name="+20").click()
     phone.locator("#preview").get_by_text(f"Opponents {opponent_points}").wait_for()
     phone.get_by_role("button", name="Save hand").click()
-    phone.wait_for_url(f"**/games/*/")
+    phone.wait_for_url("**/games/*/")
 
 
 def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
