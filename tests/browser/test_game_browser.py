@@ -21,7 +21,9 @@ def game():
     Membership.objects.create(group=group, user=user)
     seats = {
         seat: Player.objects.create(group=group, name=name)
-        for seat, name in zip(("north", "east", "south", "west"), ("Mei", "Jun", "Lin", "Hao"))
+        for seat, name in zip(
+            ("north", "east", "south", "west"), ("Mei", "Jun", "Lin", "Hao"), strict=True
+        )
     }
     return Game.objects.create(
         group=group, rules_json=get_rules("standard").to_json(), north_south_level="Q", **seats
@@ -81,7 +83,5 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     phone.wait_for_url(f"**/games/{game.pk}/")
     assert phone.locator('[data-level="NS"]').inner_text() == "A"
     assert phone.get_by_text("win the game").count() == 0
-    watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for(
-        timeout=5_000
-    )
+    watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for(timeout=5_000)
     screenshot(phone, "after-correction")
