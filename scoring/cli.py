@@ -93,6 +93,8 @@ def main(argv: list[str], stdin: TextIO | None = None) -> int:
             request = json.loads(text)
         except json.JSONDecodeError as error:
             raise ScoringError(f"the input is not JSON: {error}") from None
+        except RecursionError:
+            raise ScoringError("the input is nested too deeply to read") from None
         answer = command(request)
     except ScoringError as error:
         print(error, file=sys.stderr)
@@ -120,14 +122,15 @@ def _object(value: object, what: str) -> Mapping[str, object]:
     return value
 
 
-def _required(data: Mapping[str, object], key: str) -> object:
+def _required(data: Mapping[str, object], key: str, where: str = "") -> object:
+    """``data[key]``; ``where`` is the path to ``data`` in the request, such as ``levels.``."""
     if key not in data:
-        raise ScoringError(f"{key!r} is missing")
+        raise ScoringError(f"{where + key!r} is missing")
     return data[key]
 
 
 def _level(levels: Mapping[str, object], side: str) -> Rank:
-    return _rank(_required(levels, side), f"levels.{side}")
+    return _rank(_required(levels, side, "levels."), f"levels.{side}")
 
 
 def _rank(value: object, what: str) -> Rank:
@@ -203,7 +206,7 @@ def _judgement_json(judgement: Judgement) -> dict[str, object]:
 
 
 def _choice(kind: type[E], data: Mapping[str, object], key: str, what: str) -> E:
-    value = _required(data, key)
+    value = _required(data, key, what.removesuffix(key))
     try:
         return kind(value)  # type: ignore[call-arg]
     except ValueError:

@@ -352,3 +352,30 @@ def test_a_file_that_does_not_exist_exits_2_naming_it(tmp_path: Path) -> None:
 def test_a_wrong_command_line_exits_2_with_the_usage(args: tuple[str, ...]) -> None:
     line = assert_refused(run_settle(*args, stdin=json.dumps(ENGINE_JSON_REQUEST)))
     assert line.startswith("usage: python -m scoring ")
+
+
+@pytest.mark.parametrize(
+    ("request_json", "message"),
+    [
+        ('{"levels": {"opponents": "3"}}', "'levels.declarers' is missing"),
+        (
+            '{"levels": {"declarers": "2", "opponents": "3"}, "opponent_points": 5,'
+            ' "kitty_points": 0, "last_trick": {"format": "single"}}',
+            "'last_trick.winner' is missing",
+        ),
+        ("[" * 100_000, "the input is nested too deeply to read"),
+    ],
+)
+def test_cli_names_where_a_nested_problem_is(request_json, message):
+    result = subprocess.run(
+        [sys.executable, "-m", "scoring", "settle"],
+        input=request_json,
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        check=False,
+    )
+
+    assert result.returncode == 2
+    assert result.stderr == message + "\n"
+    assert result.stdout == ""
