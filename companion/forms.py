@@ -350,7 +350,7 @@ class BandForm(forms.Form):
     high = forms.IntegerField(
         label=_("To"),
         required=False,
-        widget=forms.NumberInput(attrs={**POINTS_WIDGET, "placeholder": _("and more")}),
+        widget=forms.NumberInput(attrs={**POINTS_WIDGET, "placeholder": _("more")}),
     )
     winner = forms.TypedChoiceField(
         label=_("Winner"), choices=SIDE_CHOICES, coerce=Side, widget=forms.RadioSelect
