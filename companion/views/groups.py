@@ -85,11 +85,19 @@ def invite_qr(url: str) -> str:
 
 @login_required
 def group(request: HttpRequest, pk: int) -> HttpResponse:
-    """A group: its roster (players are added here), its games, its scoring tables and the
-    link that invites people in."""
+    """A group: its roster (players are added here), its games, its scoring tables, the
+    link that invites people in, and its name (``action=rename``)."""
     group = member_group(request, pk)
     form = PlayerForm(group=group)
-    if request.method == "POST":
+    rename_form = GroupForm(instance=group, prefix="group")
+    if request.method == "POST" and request.POST.get("action") == "rename":
+        rename_form = GroupForm(request.POST, instance=group, prefix="group")
+        if rename_form.is_valid():
+            rename_form.save()
+            messages.success(request, _("Renamed the group %(name)s.") % {"name": group})
+            return redirect(group)
+        group.refresh_from_db(fields=["name"])  # the form wrote the refused name on it
+    elif request.method == "POST":
         form = PlayerForm(request.POST, group=group)
         if form.is_valid():
             player = form.save()
@@ -107,6 +115,7 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         "tables": group.scoring_tables.all(),
         "invite_url": invite_url,
         "invite_qr": invite_qr(invite_url),
+        "rename_form": rename_form,
     }
     return render(request, template, context)
 

@@ -61,6 +61,7 @@ def test_it_changes_nothing_for_a_non_member(client, outsider, group, players, u
     client.force_login(outsider)
 
     client.post(f"/groups/{group.pk}/", {"name": "Zoe"})
+    client.post(f"/groups/{group.pk}/", {"action": "rename", "group-name": "Zoe's"})
     client.post(
         f"/groups/{group.pk}/games/new/",
         {
@@ -73,6 +74,8 @@ def test_it_changes_nothing_for_a_non_member(client, outsider, group, players, u
 
     assert not Player.objects.filter(name="Zoe").exists()
     assert not Game.objects.exists()
+    group.refresh_from_db()
+    assert group.name == "Thursday Tractor"
 
 
 def test_it_hides_another_groups_table_behind_a_members_group(member, group):

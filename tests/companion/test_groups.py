@@ -171,3 +171,25 @@ def test_it_sends_an_anonymous_invitee_to_log_in_first(client, group):
 
 def test_it_knows_no_other_invite_token(member, group):
     assert member.get("/join/not-a-token/").status_code == 404
+
+
+def test_it_renames_the_group(member, group):
+    response = member.post(
+        f"/groups/{group.pk}/", {"action": "rename", "group-name": "Friday Tractor"}
+    )
+
+    assert response.status_code == 302
+    group.refresh_from_db()
+    assert group.name == "Friday Tractor"
+    assert "Renamed the group Friday Tractor." in member.get(response["Location"]).text
+
+
+def test_it_keeps_the_name_when_the_new_one_is_blank(member, group):
+    response = member.post(f"/groups/{group.pk}/", {"action": "rename", "group-name": ""})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.text
+    assert '<h1 class="h3">Thursday Tractor</h1>' in response.text
+    group.refresh_from_db()
+    assert group.name == "Thursday Tractor"
+    assert not group.players.exists()
