@@ -63,6 +63,7 @@ def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, scre
     phone.get_by_label("Group name").fill("Thursday Tractor")
     phone.get_by_role("button", name="Create the group").click()
     phone.get_by_role("heading", name="Thursday Tractor").wait_for()
+    phone.wait_for_load_state()  # htmx has taken over the forms
 
     for name in ("Mei", "Jun", "Lin", "Hao"):
         phone.get_by_label("Player's name").fill(name)
@@ -81,6 +82,8 @@ def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, scre
     phone.get_by_role("link", name="New table").click()
     phone.get_by_label("Start from a preset").select_option("open-ladder")
     phone.get_by_role("button", name="Load").click()
+    phone.wait_for_url("**/tables/new/?preset=open-ladder")
+    phone.wait_for_load_state()
     phone.get_by_label("Table name").fill("Thursday rules")
     # Thursday's table: the opponents climb from 120 but never more than 2.
     for number in (7, 6):
@@ -115,6 +118,7 @@ def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, scre
     phone.get_by_label("East–West start at").select_option(label="10")
     phone.get_by_role("button", name="Start the game").click()
     phone.get_by_text("Jun already sits East: seat four different players.").wait_for()
+    phone.wait_for_load_state()
     fits(phone)
     screenshot(phone, "5-game-new-error")
     phone.locator("#id_west").select_option("")
