@@ -147,6 +147,7 @@ def settle(
             band,
             gained,
             capped=capped and not game_over,
+            past_ace=rules.game_end is GameEnd.PAST_ACE,
             game_over=game_over,
         ),
     )
@@ -214,6 +215,7 @@ def _explain(
     gained: int,
     *,
     capped: bool,
+    past_ace: bool,
     game_over: bool,
 ) -> str:
     if last_trick.winner is Side.OPPONENTS:
@@ -230,6 +232,8 @@ def _explain(
             outcome += f" and climb {gained}"
     if capped:
         outcome += ", stopping at A"
-    if game_over:
-        outcome += f": {band.winner} win the game"
+    if game_over and past_ace:
+        outcome += f" past A: {band.winner} win the game"
+    elif game_over:
+        outcome = "declarers hold at A and win the game"
     return f"{score}: {band.label}, {outcome}"

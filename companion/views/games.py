@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django_htmx.http import HttpResponseClientRedirect
 
 from companion.forms import SEAT_NAMES, HandForm
@@ -17,6 +18,15 @@ from scoring.cards import BIG_JOKER, DISTINCT_CARDS, Rank, Suit
 from scoring.game import GameError, Seat, Team
 
 GAME_FIELDS = ("group", "north", "east", "south", "west")
+
+# The totals players call out most: a clean sweep and the thresholds of every preset.
+QUICK_TOTALS = (0, 40, 80, 120)
+# Two decks hold eight of each point card: fives count 5, tens and kings 10.
+POINT_CARDS = (
+    ("fives", _lazy("Fives"), 5),
+    ("tens", _lazy("Tens"), 10),
+    ("kings", _lazy("Kings"), 10),
+)
 
 # The kitty's card grid: each suit from A down, then the jokers.
 KITTY_GRID = [
@@ -197,6 +207,8 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
             "seat_names": SEAT_NAMES,
             "request_key": request.POST.get("request_key") or uuid.uuid4().hex,
             "kitty_grid": KITTY_GRID,
+            "quick_totals": QUICK_TOTALS,
+            "point_cards": POINT_CARDS,
         },
     )
 

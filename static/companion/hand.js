@@ -41,6 +41,32 @@
     changed(text);
   });
 
+  // Opponents' points: quick totals, or counted from their fives, tens and kings.
+  form.querySelectorAll(".quick-points").forEach((row) => {
+    const input = document.getElementById(row.dataset.target);
+    row.addEventListener("click", (event) => {
+      const quick = event.target.closest("[data-value]");
+      if (!quick) return;
+      input.value = quick.dataset.value;
+      changed(input);
+    });
+  });
+  const counter = document.getElementById("point-counter");
+  const opponentPoints = document.getElementById("id_opponent_points");
+  counter.hidden = false;
+  counter.addEventListener("click", (event) => {
+    const step = event.target.closest("[data-count]");
+    if (!step) return;
+    const output = step.parentElement.querySelector(".count");
+    output.value = Math.min(8, Math.max(0, Number(output.value) + Number(step.dataset.count)));
+    let total = 0;
+    counter.querySelectorAll("[data-worth]").forEach((row) => {
+      total += Number(row.dataset.worth) * Number(row.querySelector(".count").value);
+    });
+    opponentPoints.value = total;
+    changed(opponentPoints);
+  });
+
   // Opponents' points: steps of 5, kept from 0 to 200.
   form.querySelectorAll(".stepper").forEach((stepper) => {
     const input = document.getElementById(stepper.dataset.target);

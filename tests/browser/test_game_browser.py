@@ -11,8 +11,6 @@ from scoring import get_rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-KITTY = ["5H", "KD", "2C", "3C", "4C", "6C", "7C", "8C"]  # 15 points
-
 
 @pytest.fixture
 def game():
@@ -38,30 +36,15 @@ def log_in(page, live_server, username: str) -> None:
     )
 
 
-def record_hand(phone, opponent_points: int) -> None:
-    phone.get_by_role("link", name="Record a hand").click()
-    phone.get_by_text("North: Mei").click()
-    phone.locator("label", has_text="♥").click()
-    for card in KITTY:
-        phone.locator(f'.kitty-card[data-card="{card}"]').click()
-    assert phone.locator("#kitty-count").inner_text() == "8/8 · 15"
-    phone.get_by_label("Opponents' points").fill("0")
-    for _ in range(opponent_points // 20):
-        phone.get_by_role("button", name="+20").click()
-    phone.locator("#preview").get_by_text(f"Opponents {opponent_points}").wait_for()
-    phone.get_by_role("button", name="Save hand").click()
-    phone.wait_for_url("**/games/*/")
-
-
 def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
-    browser, phone, live_server, game, screenshot
+    browser, phone, live_server, game, screenshot, record_hand
 ):
     log_in(phone, live_server, "mei")
     watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
     watcher.goto(f"{live_server.url}/watch/{game.share_token}/")
     phone.goto(live_server.url + game.get_absolute_url())
 
-    record_hand(phone, opponent_points=0)
+    record_hand(phone, "North: Mei", opponent_points=0)
     screenshot(phone, "scoreboard-after-hand-1")
     watcher.get_by_text(": 0, declarers climb 3").wait_for(timeout=5_000)
     assert watcher.locator('[data-level="NS"]').inner_text() == "A"
@@ -69,7 +52,7 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     phone.get_by_role("link", name="Record a hand").click()
     screenshot(phone, "hand-form")
     phone.goto(live_server.url + game.get_absolute_url())
-    record_hand(phone, opponent_points=40)
+    record_hand(phone, "North: Mei", opponent_points=40)
     phone.get_by_text("North–South win the game after 2 hands.").wait_for()
     watcher.get_by_text("North–South win the game after 2 hands.").wait_for(timeout=5_000)
     screenshot(phone, "game-won")

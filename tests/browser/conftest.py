@@ -1,0 +1,31 @@
+"""What a scorekeeper's thumbs do on the hand form, shared by the browser tests."""
+
+from __future__ import annotations
+
+import pytest
+
+KITTY = ("5H", "KD", "2C", "3C", "4C", "6C", "7C", "8C")  # 15 points
+
+
+def tap_hand(phone, declarer: str, opponent_points: int, kitty=KITTY) -> None:
+    """From a game's scoreboard: record a hand that ``declarer`` (as the button reads,
+    "North: Mei") declared in hearts, tapping the kitty and stepping the opponents' points."""
+    phone.get_by_role("link", name="Record a hand").click()
+    phone.get_by_text(declarer).click()
+    phone.locator("label", has_text="♥").click()
+    for card in kitty:
+        phone.locator(f'.kitty-card[data-card="{card}"]').click()
+    assert phone.locator("#kitty-count").inner_text().startswith("8/8")
+    phone.get_by_role("button", name="0", exact=True).click()
+    for _ in range(opponent_points // 20):
+        phone.get_by_role("button", name="+20").click()
+    for _ in range(opponent_points % 20 // 5):
+        phone.get_by_role("button", name="+5").click()
+    phone.locator("#preview").get_by_text(f"Opponents {opponent_points}").wait_for()
+    phone.get_by_role("button", name="Save hand").click()
+    phone.wait_for_url("**/games/*/")
+
+
+@pytest.fixture
+def record_hand():
+    return tap_hand
