@@ -14,8 +14,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from companion.forms import SEAT_NAMES, HandForm
 from companion.models import Game, Hand, StaleGame
+from companion.templatetags.tractor import TEAM_NAMES, level
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, Rank, Suit
-from scoring.game import GameError, Seat, Team
+from scoring.game import GameError, GameState, Seat, Team
 
 GAME_FIELDS = ("group", "north", "east", "south", "west")
 
@@ -169,9 +170,11 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
     if data is not None and not request.POST.get("preview") and form.is_valid():
         try:
             if editing:
+                old = game.scored(hands).state
                 game.edit_hand(
                     number, form.hand_fields(), version=_version(request), by=request.user
                 )
+                messages.success(request, correction_message(number, old, game.scored().state))
             else:
                 game.record_hand(
                     form.hand_fields(),
@@ -211,6 +214,31 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
             "point_cards": POINT_CARDS,
         },
     )
+
+
+def correction_message(number: int, old: GameState, new: GameState) -> str:
+    """What a correction changed for the game as it stands, in a sentence or three."""
+    said = [_("Hand %(number)d corrected.") % {"number": number}]
+    for team in Team:
+        if old.levels.of(team) != new.levels.of(team):
+            said.append(
+                _("%(team)s now at %(new)s (was %(old)s).")
+                % {
+                    "team": TEAM_NAMES[team],
+                    "new": level(new.levels.of(team)),
+                    "old": level(old.levels.of(team)),
+                }
+            )
+    if old.winner is not new.winner:
+        if new.winner is None:
+            said.append(_("The game is no longer won."))
+        else:
+            said.append(_("%(team)s win the game.") % {"team": TEAM_NAMES[new.winner]})
+    elif new.declarers is not old.declarers and new.declarers is not None:
+        said.append(_("%(team)s declare next.") % {"team": TEAM_NAMES[new.declarers]})
+    if len(said) == 1:
+        said.append(_("The levels are unchanged."))
+    return " ".join(said)
 
 
 @login_required

@@ -171,6 +171,7 @@ def test_an_edit_of_an_early_hand_changes_the_later_levels(client, game):
 
     assert response.status_code == 302
     page = client.get(game.get_absolute_url()).text
+    assert "Hand 1 corrected. North–South now at 6 (was 4)." in page
     assert "Opponents 0: 0, declarers climb 3" in page
     assert 'data-level="NS">6<' in page
     assert list(HandChange.objects.values_list("action", flat=True)) == [
