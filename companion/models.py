@@ -319,3 +319,32 @@ class HandChange(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.hand_number} {self.action}"
+
+
+class Dispute(models.Model):
+    """A trick the table argued about and `scoring`'s verdict on it: the group's precedents.
+
+    ``request`` is the trick as a ``python -m scoring judge`` request (rules, level, trump,
+    decks, hands, plays) and ``verdict`` the judge's answer, both as ENGINE-JSON.md writes them,
+    so a precedent can be judged again from the command line. ``hand_number`` is the hand it was
+    saved to; ``hand`` links it once that hand is recorded (a dispute during the hand being
+    played waits for it), and follows the hand when earlier hands are deleted.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="disputes"
+    )
+    hand_number = models.PositiveSmallIntegerField()
+    request = models.JSONField()
+    verdict = models.JSONField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"dispute on hand {self.hand_number}"
