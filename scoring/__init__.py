@@ -19,7 +19,7 @@ from scoring.rules import (
     get_rules,
     rules_from_json,
 )
-from scoring.settle import LastTrick, Levels, Settlement, settle
+from scoring.settle import LastTrick, Levels, Settlement, explain, settle
 from scoring.tricks import Judgement, Lead, Play, ThrowCheck, Verdict, judge
 from scoring.trump import TRUMP, Trump, Trumps
 
@@ -61,6 +61,7 @@ __all__ = [
     "Verdict",
     "classify",
     "decompose",
+    "explain",
     "get_rules",
     "judge",
     "parse_cards",

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoring.cards import POINTS_PER_DECK, Rank
@@ -35,7 +36,7 @@ KITTY_CARDS = 8
 MAX_KITTY_POINTS = 80
 """Eight cards hold at most 80 points (eight tens and kings)."""
 
-__all__ = ["LastTrick", "Levels", "Settlement", "get_rules", "settle"]
+__all__ = ["LastTrick", "Levels", "Settlement", "explain", "get_rules", "settle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,9 @@ _FIXED_CARDS = {Format.SINGLE: 1, Format.PAIR: 2}
 class Settlement:
     """What a hand's result does to the game, with a sentence a player can read."""
 
+    opponent_points: int
+    kitty_points: int
+    last_trick: LastTrick
     kitty_multiplier: int
     kitty_bonus: int
     opponent_total: int
@@ -87,7 +91,58 @@ class Settlement:
     next_declarers: Side
     game_over: bool
     game_winner: Side | None
-    explanation: str
+    stopped_at_ace: bool
+    """The winner's climb went past A, and A is as far as these rules go without winning."""
+    past_ace: bool
+    """These rules end the game when a team climbs past A."""
+
+    @property
+    def explanation(self) -> str:
+        """The settlement in a sentence, in English: see :func:`explain` for other languages."""
+        return explain(self)
+
+
+def explain(settlement: Settlement, gettext: Callable[[str], str] = str) -> str:
+    """The settlement as a player reads it. ``gettext`` translates each sentence pattern
+    before it is filled in (the web app passes Django's); the default keeps the English."""
+    s = settlement
+    if s.last_trick.winner is Side.OPPONENTS:
+        score = gettext("Opponents {points} + kitty {kitty} × {multiplier} = {total}")
+    elif s.kitty_points:
+        score = gettext("Opponents {total} (the declarers took the last trick and the kitty)")
+    else:
+        score = gettext("Opponents {total}")
+    declarers = s.winner is Side.DECLARERS
+    if s.game_over and not s.past_ace:
+        outcome = gettext("declarers hold at A and win the game")
+    elif s.game_over and declarers:
+        outcome = gettext("declarers climb {levels} past A: declarers win the game")
+    elif s.game_over:
+        outcome = gettext(
+            "opponents take the deal and climb {levels} past A: opponents win the game"
+        )
+    elif declarers and not s.levels_gained:
+        outcome = gettext("declarers keep the deal")
+    elif declarers and s.stopped_at_ace:
+        outcome = gettext("declarers climb {levels}, stopping at A")
+    elif declarers:
+        outcome = gettext("declarers climb {levels}")
+    elif not s.levels_gained:
+        outcome = gettext("opponents take the deal")
+    elif s.stopped_at_ace:
+        outcome = gettext("opponents take the deal and climb {levels}, stopping at A")
+    else:
+        outcome = gettext("opponents take the deal and climb {levels}")
+    return gettext("{score}: {band}, {outcome}").format(
+        score=score.format(
+            points=s.opponent_points,
+            kitty=s.kitty_points,
+            multiplier=s.kitty_multiplier,
+            total=s.opponent_total,
+        ),
+        band=s.band.label,
+        outcome=outcome.format(levels=s.levels_gained),
+    )
 
 
 def settle(
@@ -128,6 +183,9 @@ def settle(
         new_levels = Levels(declarers=levels.declarers, opponents=new_level)
 
     return Settlement(
+        opponent_points=opponent_points,
+        kitty_points=kitty_points,
+        last_trick=last_trick,
         kitty_multiplier=multiplier,
         kitty_bonus=bonus,
         opponent_total=total,
@@ -138,18 +196,8 @@ def settle(
         next_declarers=band.winner,
         game_over=game_over,
         game_winner=game_winner,
-        explanation=_explain(
-            opponent_points,
-            kitty_points,
-            last_trick,
-            multiplier,
-            total,
-            band,
-            gained,
-            capped=capped and not game_over,
-            past_ace=rules.game_end is GameEnd.PAST_ACE,
-            game_over=game_over,
-        ),
+        stopped_at_ace=capped and not game_over,
+        past_ace=rules.game_end is GameEnd.PAST_ACE,
     )
 
 
@@ -203,37 +251,3 @@ def _check_last_trick(rules: Rules, last_trick: LastTrick) -> None:
             f"{MAX_CARDS_PER_PLAYER} holds",
             field="last_trick",
         )
-
-
-def _explain(
-    opponent_points: int,
-    kitty_points: int,
-    last_trick: LastTrick,
-    multiplier: int,
-    total: int,
-    band: Band,
-    gained: int,
-    *,
-    capped: bool,
-    past_ace: bool,
-    game_over: bool,
-) -> str:
-    if last_trick.winner is Side.OPPONENTS:
-        score = f"Opponents {opponent_points} + kitty {kitty_points} × {multiplier} = {total}"
-    elif kitty_points:
-        score = f"Opponents {total} (the declarers took the last trick and the kitty)"
-    else:
-        score = f"Opponents {total}"
-    if band.winner is Side.DECLARERS:
-        outcome = f"declarers climb {gained}" if gained else "declarers keep the deal"
-    else:
-        outcome = "opponents take the deal"
-        if gained:
-            outcome += f" and climb {gained}"
-    if capped:
-        outcome += ", stopping at A"
-    if game_over and past_ace:
-        outcome += f" past A: {band.winner} win the game"
-    elif game_over:
-        outcome = "declarers hold at A and win the game"
-    return f"{score}: {band.label}, {outcome}"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import Rank, Suit
 from scoring.game import Team
+from scoring.settle import Settlement, explain
 
 register = template.Library()
 
@@ -18,6 +20,12 @@ def level(rank: Rank | str) -> str:
     """A level as players say it: 10 rather than T."""
     rank = Rank.parse(rank) if isinstance(rank, str) else rank
     return "10" if rank is Rank.TEN else rank.symbol
+
+
+@register.filter
+def explained(settlement: Settlement) -> str:
+    """A settlement in the reader's language."""
+    return explain(settlement, gettext)
 
 
 @register.filter
