@@ -8,7 +8,9 @@ FRENCH = {
     "Opponents {points} + kitty {kitty} × {multiplier} = {total}": (
         "Adversaires {points} + chien {kitty} × {multiplier} = {total}"
     ),
-    "opponents take the deal and climb {levels}": "les adversaires prennent la donne et montent de {levels}",
+    "opponents take the deal and climb {levels}": (
+        "les adversaires prennent la donne et montent de {levels}"
+    ),
     "{score}: {band}, {outcome}": "{score} : {band}, {outcome}",
 }
 
