@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
 from scoring.cards import Card, Rank, Suit, check_decks, parse_cards
 from scoring.errors import CardError, ScoringError
-from scoring.rules import E, Format, Side, get_rules
+from scoring.rules import PRESETS, E, Format, Rules, Side, get_rules
 from scoring.settle import LastTrick, Levels, settle
-from scoring.tricks import Judgement, Play, judge
+from scoring.tricks import Play, judge
 from scoring.trump import Trump
 
 USAGE = "usage: python -m scoring judge|settle [FILE]"
@@ -72,7 +72,33 @@ def judge_request(request: object) -> dict[str, object]:
     raw_hands = _object(data.get("hands") or {}, "hands")
     hands = {player: _cards(cards, f"{player}'s hand") for player, cards in raw_hands.items()}
     judgement = judge(rules, trump, _plays(_required(data, "plays")), hands)
-    return _judgement_json(judgement)
+    return judgement.to_json()
+
+
+def judge_input(
+    rules: Rules,
+    trump: Trump,
+    plays: Sequence[Play],
+    hands: Mapping[str, Sequence[Card]] | None = None,
+) -> dict[str, object]:
+    """The ``judge`` request for a trick, as :func:`judge_request` reads it back: the rules by
+    their preset's name when they are a preset, else as a rules object.
+
+    >>> from scoring.cards import SMALL_JOKER
+    >>> trick = [Play("P1", (SMALL_JOKER,))]
+    >>> request = judge_input(get_rules("kawu"), Trump(Rank.FIVE, None), trick)
+    >>> request["rules"], request["level"], request["trump"], request["plays"]
+    ('kawu', '5', None, [['P1', ['SJ']]])
+    """
+    preset = PRESETS.get(rules.name)
+    return {
+        "rules": rules.name if preset == rules else rules.to_json(),
+        "level": str(trump.level),
+        "trump": str(trump.suit) if trump.suit else None,
+        "decks": trump.decks,
+        "hands": {player: [str(card) for card in cards] for player, cards in (hands or {}).items()},
+        "plays": [[play.player, [str(card) for card in play.cards]] for play in plays],
+    }
 
 
 COMMANDS: dict[str, Callable[[object], dict[str, object]]] = {
@@ -176,33 +202,6 @@ def _plays(value: object) -> list[Play]:
         player, cards = entry
         plays.append(Play(player, _cards(cards, f"{player}'s play")))
     return plays
-
-
-def _judgement_json(judgement: Judgement) -> dict[str, object]:
-    lead = judgement.lead
-    answer: dict[str, object] = {
-        "lead": {"player": lead.player, "format": lead.format.value, "suit": str(lead.suit)},
-        "winner": judgement.winner,
-        "points": judgement.points,
-        "plays": [
-            {
-                "player": verdict.player,
-                "cards": [str(card) for card in verdict.cards],
-                "legal": verdict.legal,
-                **({"reason": verdict.reason} if verdict.legal is False else {}),
-            }
-            for verdict in judgement.plays
-        ],
-    }
-    throw = judgement.throw
-    if throw is not None:
-        verdict: dict[str, object] = {"ok": throw.ok, "checked": list(throw.checked)}
-        if throw.forced is not None:
-            verdict["beaten_by"] = throw.beaten_by
-            verdict["forced"] = [str(card) for card in throw.forced.cards]
-            verdict["penalty"] = throw.penalty
-        answer["throw"] = verdict
-    return answer
 
 
 def _choice(kind: type[E], data: Mapping[str, object], key: str, what: str) -> E:

@@ -29,7 +29,16 @@ class SettleError(ScoringError):
 
 class PlayError(ScoringError):
     """A trick that cannot be judged: a lead of mixed suits, a forbidden throw, a play that is
-    not in its player's hand, a player who plays twice."""
+    not in its player's hand, a player who plays twice.
+
+    ``player`` and ``part`` (``"play"`` or ``"hand"``) name the input at fault where one does,
+    so that a form can show the message beside it.
+    """
+
+    def __init__(self, message: str, player: str | None = None, part: str | None = None) -> None:
+        super().__init__(message)
+        self.player = player
+        self.part = part
 
 
 class ReplayError(ScoringError):

@@ -111,6 +111,40 @@ class Judgement:
     points: int
     throw: ThrowCheck | None = None
 
+    def to_json(self) -> dict[str, object]:
+        """The verdict as ENGINE-JSON.md's ``judge`` answers it.
+
+        >>> from scoring.cards import Rank, Suit, parse_cards
+        >>> from scoring.rules import get_rules
+        >>> plays = [Play("P1", parse_cards(["KS"])), Play("P2", parse_cards(["AS"]))]
+        >>> judge(get_rules("standard"), Trump(Rank.TWO, Suit.HEARTS), plays).to_json()["winner"]
+        'P2'
+        """
+        lead = self.lead
+        answer: dict[str, object] = {
+            "lead": {"player": lead.player, "format": lead.format.value, "suit": str(lead.suit)},
+            "winner": self.winner,
+            "points": self.points,
+            "plays": [
+                {
+                    "player": verdict.player,
+                    "cards": [str(card) for card in verdict.cards],
+                    "legal": verdict.legal,
+                    **({"reason": verdict.reason} if verdict.legal is False else {}),
+                }
+                for verdict in self.plays
+            ],
+        }
+        throw = self.throw
+        if throw is not None:
+            checked: dict[str, object] = {"ok": throw.ok, "checked": list(throw.checked)}
+            if throw.forced is not None:
+                checked["beaten_by"] = throw.beaten_by
+                checked["forced"] = [str(card) for card in throw.forced.cards]
+                checked["penalty"] = throw.penalty
+            answer["throw"] = checked
+        return answer
+
 
 def judge(
     rules: Rules,
@@ -161,13 +195,15 @@ def read_lead(rules: Rules, trump: Trump, play: Play) -> Lead:
     scoring.errors.PlayError: P1's lead AH KH is a throw (AH, KH), which the kawu rules forbid: lead a single, a pair or a tractor
     """  # noqa: E501
     if not play.cards:
-        raise PlayError(f"{play.player}'s lead has no cards")
+        raise PlayError(f"{play.player}'s lead has no cards", play.player, "play")
     suit = trump.common_suit(play.cards)
     if suit is None:
         suits = " and ".join(suit_name(s) for s in dict.fromkeys(map(trump.suit_of, play.cards)))
         raise PlayError(
             f"{play.player}'s lead {_show(play.cards)} mixes {suits}: every lead, a throw too, "
-            "is of one suit (trumps count as one suit)"
+            "is of one suit (trumps count as one suit)",
+            play.player,
+            "play",
         )
     combos = decompose(trump, play.cards)
     format = combos[0].format if len(combos) == 1 else Format.THROW
@@ -175,7 +211,9 @@ def read_lead(rules: Rules, trump: Trump, play: Play) -> Lead:
         parts = ", ".join(str(combo) for combo in combos)
         raise PlayError(
             f"{play.player}'s lead {_show(play.cards)} is a throw ({parts}), which the "
-            f"{rules.name} rules forbid: lead a single, a pair or a tractor"
+            f"{rules.name} rules forbid: lead a single, a pair or a tractor",
+            play.player,
+            "play",
         )
     return Lead(play.player, play.cards, format, suit, combos)
 
@@ -290,36 +328,54 @@ def _check_trick(trump: Trump, plays: Sequence[Play], hands: Mapping[str, Sequen
     seen: set[str] = set()
     for play in plays:
         if play.player in seen:
-            raise PlayError(f"{play.player} plays twice in this trick")
+            raise PlayError(f"{play.player} plays twice in this trick", play.player, "play")
         seen.add(play.player)
-    for player, hand in hands.items():
-        _copies(trump, hand, f"{player}'s hand")
+    given = [(player, "hand", hand) for player, hand in hands.items()]
+    for part in given:
+        _copies(trump, [part], f"{part[0]}'s hand")
     for play in plays:
         if play.player in hands:
             _check_in_hand(play, hands[play.player])
-    _copies(trump, (card for play in plays for card in play.cards), "the plays")
-    unseen = (card for play in plays if play.player not in hands for card in play.cards)
-    seen_cards = (card for hand in hands.values() for card in hand)
-    _copies(trump, [*seen_cards, *unseen], "the hands and plays together")
+    played = [(play.player, "play", play.cards) for play in plays]
+    _copies(trump, played, "the plays")
+    unseen = [part for part in played if part[0] not in hands]
+    _copies(trump, [*given, *unseen], "the hands and plays together")
 
 
 def _check_in_hand(play: Play, hand: Sequence[Card]) -> None:
     held = Counter(hand)
     for card, count in Counter(play.cards).items():
         if held[card] == 0:
-            raise PlayError(f"{play.player}'s play: {card} is not in {play.player}'s hand")
+            raise PlayError(
+                f"{play.player}'s play: {card} is not in {play.player}'s hand", play.player, "play"
+            )
         if held[card] < count:
             raise PlayError(
                 f"{play.player}'s play: {card} is played {count} times, "
-                f"but {play.player}'s hand holds {held[card]}"
+                f"but {play.player}'s hand holds {held[card]}",
+                play.player,
+                "play",
             )
 
 
-def _copies(trump: Trump, cards: Iterable[Card], where: str) -> None:
+def _copies(trump: Trump, parts: Sequence[tuple[str, str, Sequence[Card]]], where: str) -> None:
+    """Raise if the cards of ``parts`` (player, "play" or "hand", cards) name a card more often
+    than the decks hold; the error blames the part that went over."""
     try:
-        check_copies(cards, trump.decks)
+        check_copies((card for _, _, cards in parts for card in cards), trump.decks)
     except CardError as error:
-        raise PlayError(f"{where}: {error}") from None
+        raise PlayError(f"{where}: {error}", *_first_over(parts, trump.decks)) from None
+
+
+def _first_over(
+    parts: Sequence[tuple[str, str, Sequence[Card]]], decks: int
+) -> tuple[str | None, str | None]:
+    seen: Counter[Card] = Counter()
+    for player, part, cards in parts:
+        seen.update(cards)
+        if max(seen.values(), default=0) > decks:
+            return player, part
+    return None, None
 
 
 def _suit_reason(player: str, suit: FollowSuit, held: int, followed: int, count: int) -> str:
