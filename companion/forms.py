@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TypeVar
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -47,6 +50,8 @@ FORMAT_CHOICES = [
     (Format.THROW.value, _("Throw")),
 ]
 
+T = TypeVar("T")
+
 # Which form field shows an engine error about each of the engine's inputs.
 ERROR_FIELDS = {
     "opponent_points": "opponent_points",
@@ -55,18 +60,10 @@ ERROR_FIELDS = {
 }
 
 
-class SettleForm(forms.Form):
-    """A hand's result, settled by `scoring` in ``clean``: ``cleaned_data["settlement"]``."""
+class HandResultForm(forms.Form):
+    """What both the calculator and the hand form ask about a hand's end; ``settled`` runs
+    `scoring` on it and puts any error beside the field it names."""
 
-    rules = forms.TypedChoiceField(
-        label=_("Rules"), choices=RULES_CHOICES, coerce=PRESETS.__getitem__, initial="standard"
-    )
-    declarers_level = forms.TypedChoiceField(
-        label=_("Declarers' level"), choices=LEVEL_CHOICES, coerce=Rank.parse
-    )
-    opponents_level = forms.TypedChoiceField(
-        label=_("Opponents' level"), choices=LEVEL_CHOICES, coerce=Rank.parse
-    )
     opponent_points = forms.IntegerField(
         label=_("Opponents' points"),
         help_text=_("Card points the opponents won in tricks, kitty not included."),
@@ -99,25 +96,46 @@ class SettleForm(forms.Form):
         widget=forms.NumberInput(attrs={"min": 1, "max": 25, "inputmode": "numeric"}),
     )
 
+    def settled(self, data: dict, compute: Callable[[LastTrick], T]) -> T | None:
+        try:
+            data["last_trick"] = LastTrick.of(
+                data["last_trick_winner"], data["last_trick_format"], data.get("last_trick_cards")
+            )
+            return compute(data["last_trick"])
+        except SettleError as error:
+            self.add_error(ERROR_FIELDS.get(error.field or ""), str(error))
+        except ScoringError as error:
+            self.add_error(None, str(error))
+        return None
+
+
+class SettleForm(HandResultForm):
+    """A hand's result, settled by `scoring` in ``clean``: ``cleaned_data["settlement"]``."""
+
+    rules = forms.TypedChoiceField(
+        label=_("Rules"), choices=RULES_CHOICES, coerce=PRESETS.__getitem__, initial="standard"
+    )
+    declarers_level = forms.TypedChoiceField(
+        label=_("Declarers' level"), choices=LEVEL_CHOICES, coerce=Rank.parse
+    )
+    opponents_level = forms.TypedChoiceField(
+        label=_("Opponents' level"), choices=LEVEL_CHOICES, coerce=Rank.parse
+    )
+
     def clean(self) -> dict:
         data = super().clean()
         if self.errors:
             return data
-        try:
-            last_trick = LastTrick.of(
-                data["last_trick_winner"],
-                data["last_trick_format"],
-                data.get("last_trick_cards"),
-            )
-            data["settlement"] = settle(
+        data["settlement"] = self.settled(
+            data,
+            lambda last_trick: settle(
                 data["rules"],
                 Levels(declarers=data["declarers_level"], opponents=data["opponents_level"]),
                 opponent_points=data["opponent_points"],
                 kitty_points=data["kitty_points"],
                 last_trick=last_trick,
-            )
-        except SettleError as error:
-            self.add_error(ERROR_FIELDS.get(error.field or ""), str(error))
+            ),
+        )
         return data
 
     @property
@@ -140,7 +158,7 @@ TRUMP_CHOICES = [
 ]
 
 
-class HandForm(forms.Form):
+class HandForm(HandResultForm):
     """One hand as the table enters it, checked by `scoring` against the game so far.
 
     ``cleaned_data["game"]`` is the scored game with this hand in it (its last hand for a new
@@ -159,41 +177,11 @@ class HandForm(forms.Form):
         required=False,
         help_text=_("The 8 buried cards, like 5H KD TS, or leave empty and give the points."),
     )
-    kitty_points = forms.IntegerField(
-        label=_("Kitty points"),
-        required=False,
-        widget=forms.NumberInput(attrs={"step": 5, "min": 0, "max": 80, "inputmode": "numeric"}),
-    )
-    opponent_points = forms.IntegerField(
-        label=_("Opponents' points"),
-        help_text=_("Card points the opponents won in tricks, kitty not included."),
-        widget=forms.NumberInput(attrs={"step": 5, "min": 0, "max": 200, "inputmode": "numeric"}),
-    )
-    last_trick_winner = forms.TypedChoiceField(
-        label=_("Last trick won by"),
-        choices=SIDE_CHOICES,
-        coerce=Side,
-        initial=Side.DECLARERS.value,
-        widget=forms.RadioSelect,
-    )
-    last_trick_format = forms.TypedChoiceField(
-        label=_("Last trick led as"),
-        choices=FORMAT_CHOICES,
-        coerce=Format,
-        initial=Format.SINGLE.value,
-        widget=forms.RadioSelect,
-    )
-    last_trick_cards = forms.IntegerField(
-        label=_("Cards each player played to it"),
-        required=False,
-        min_value=1,
-        help_text=_("Needed for a tractor or a throw."),
-        widget=forms.NumberInput(attrs={"min": 1, "max": 25, "inputmode": "numeric"}),
-    )
 
     def __init__(self, *args, game: ScoredGame, number: int, players: dict, **kwargs) -> None:
         """``game`` is the scored game before this hand; ``number`` the hand's number."""
         super().__init__(*args, **kwargs)
+        self.fields["kitty_points"].required = False  # tapping the kitty's cards gives them
         self.before = game
         self.number = number
         state = game.state
@@ -233,19 +221,14 @@ class HandForm(forms.Form):
         elif data.get("kitty_points") is None:
             self.add_error("kitty_points", _("Give the kitty's points, or tap its cards."))
             return data
-        try:
-            last_trick = LastTrick.of(
-                data["last_trick_winner"], data["last_trick_format"], data.get("last_trick_cards")
-            )
-            data["last_trick"] = last_trick
-            result = HandResult(
-                data["declarer"], data["opponent_points"], data["kitty_points"], last_trick
-            )
-            data["game"] = self.before.play(result)
-        except SettleError as error:
-            self.add_error(ERROR_FIELDS.get(error.field or ""), str(error))
-        except ScoringError as error:
-            self.add_error(None, str(error))
+        data["game"] = self.settled(
+            data,
+            lambda last_trick: self.before.play(
+                HandResult(
+                    data["declarer"], data["opponent_points"], data["kitty_points"], last_trick
+                )
+            ),
+        )
         return data
 
     @property
@@ -608,3 +591,55 @@ class GameForm(forms.Form):
             "east_west_level": data["east_west_level"].symbol,
             "first_starter": data["first_starter"].value if data["first_starter"] else "",
         }
+
+
+class HistoryFilterForm(forms.Form):
+    """The ladder history's filters: ``player`` cleans to a player's id (or None for everyone),
+    ``period`` to the (start, end) datetimes a game must start within (or None for all time)."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, empty_value=None, required=False)
+    period = forms.ChoiceField(label=_("Period"), required=False)
+
+    def __init__(self, *args, players: list[Player], years: list[int], now, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.now = now
+        self.fields["player"].choices = [("", _("Everyone"))] + [
+            (player.pk, player.name) for player in players
+        ]
+        self.fields["period"].choices = [
+            ("", _("All time")),
+            ("12m", _("The last 12 months")),
+            *((str(year), str(year)) for year in years),
+        ]
+
+    def clean_period(self):
+        period = self.cleaned_data["period"]
+        if not period:
+            return None
+        if period == "12m":
+            return (self.now - timedelta(days=365), self.now)
+        start = self.now.replace(
+            year=int(period), month=1, day=1, hour=0, minute=0, second=0, microsecond=0
+        )
+        return (start, start.replace(year=start.year + 1))
+
+
+class ReplayRulesForm(forms.Form):
+    """The rules to replay a game under: a preset or one of the group's tables (``rules`` cleans
+    to the Rules)."""
+
+    rules = forms.ChoiceField(label=_("Replay under"))
+
+    def __init__(self, *args, group: Group, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
+        choices: list = [(_("Presets"), [(name, name) for name in PRESETS])]
+        if self.tables:
+            choices.append(
+                (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])
+            )
+        self.fields["rules"].choices = choices
+
+    def clean_rules(self) -> Rules:
+        key = self.cleaned_data["rules"]
+        return PRESETS[key] if key in PRESETS else self.tables[key].rules

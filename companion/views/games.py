@@ -95,13 +95,18 @@ def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
     if request.method == "POST" and request.POST.get("action") == "undo":
         return undo_last_hand(request, game)
+    return scoreboard(request, game, can_edit=True)
+
+
+def scoreboard(request: HttpRequest, game: Game, *, can_edit: bool) -> HttpResponse:
+    """The game's page; for htmx only its scoreboard, or 204 when a poll finds nothing new."""
     if nothing_new(request, game):
         return HttpResponse(status=204)
     template = "companion/game.html"
     if request.htmx:
         template += "#scoreboard"
     hands = list(game.hands.all())
-    return render(request, template, {**scoreboard_context(game, hands), "can_edit": True})
+    return render(request, template, {**scoreboard_context(game, hands), "can_edit": can_edit})
 
 
 def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
@@ -121,13 +126,7 @@ def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
 def watch(request: HttpRequest, token: str) -> HttpResponse:
     """The read-only scoreboard for anyone with the game's share link."""
     game = get_object_or_404(Game.objects.select_related(*GAME_FIELDS), share_token=token)
-    if nothing_new(request, game):
-        return HttpResponse(status=204)
-    template = "companion/game.html"
-    if request.htmx:
-        template += "#scoreboard"
-    hands = list(game.hands.all())
-    return render(request, template, {**scoreboard_context(game, hands), "can_edit": False})
+    return scoreboard(request, game, can_edit=False)
 
 
 @login_required
