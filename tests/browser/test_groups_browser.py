@@ -69,7 +69,10 @@ def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, scre
         phone.get_by_label("Player's name").fill(name)
         phone.get_by_label("Player's name").press("Enter")
         phone.locator("#players li", has_text=name).wait_for()
-        expect(phone.get_by_label("Player's name")).to_be_focused()  # ready for the next name
+        # htmx takes the new form over as it settles (until then Enter would post it plainly).
+        expect(phone.locator("#roster")).not_to_have_class(re.compile("htmx-added"))
+        expect(phone.get_by_label("Player's name")).to_be_focused()
+    assert phone.get_by_text("is on the roster.").count() == 0, "htmx added them in place"
     phone.get_by_label("Player's name").fill("jun")
     phone.get_by_role("button", name="Add", exact=True).click()
     phone.get_by_text("jun is already on the roster.").wait_for()
@@ -103,6 +106,7 @@ def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, scre
     phone.locator("summary", has_text="More rules").click()
     phone.get_by_label("Throws allowed").uncheck()
     phone.get_by_label("Penalty per card taken back from a failed throw").fill("0")
+    expect(phone.locator("#table-preview .alert")).to_have_count(0)
     fits(phone)
     assert small_targets(phone) == []
     screenshot(phone, "4-table")
