@@ -7,9 +7,9 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
-from tests.companion.conftest import PASSWORD
-
 pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long table password"  # the cast's, as in conftest.py
 
 SIGNUP = {
     "username": "jun",
