@@ -46,7 +46,7 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
 
     record_hand(phone, "North: Mei", opponent_points=0)
     screenshot(phone, "scoreboard-after-hand-1")
-    watcher.get_by_text(": 0, declarers climb 3").wait_for(timeout=5_000)
+    watcher.get_by_text(": 0, declarers climb 3").wait_for()
     assert watcher.locator('[data-level="NS"]').inner_text() == "A"
 
     phone.get_by_role("link", name="Record a hand").click()
@@ -54,7 +54,7 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     phone.goto(live_server.url + game.get_absolute_url())
     record_hand(phone, "North: Mei", opponent_points=40)
     phone.get_by_text("North–South win the game after 2 hands.").wait_for()
-    watcher.get_by_text("North–South win the game after 2 hands.").wait_for(timeout=5_000)
+    watcher.get_by_text("North–South win the game after 2 hands.").wait_for()
     screenshot(phone, "game-won")
     screenshot(watcher, "watcher")
 
@@ -66,5 +66,5 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     phone.wait_for_url(f"**/games/{game.pk}/")
     assert phone.locator('[data-level="NS"]').inner_text() == "A"
     assert phone.get_by_text("win the game").count() == 0
-    watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for(timeout=5_000)
+    watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for()
     screenshot(phone, "after-correction")
