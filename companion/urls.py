@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from companion.views import games, groups, pages
+from companion.views import exchange, games, groups, pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -27,5 +27,9 @@ urlpatterns = [
     path("groups/<int:pk>/tables/<int:table_id>/", groups.table_edit, name="table_edit"),
     path("groups/<int:pk>/games/new/", groups.game_new, name="game_new"),
     path("join/<str:token>/", groups.group_join, name="group_join"),
+    # A group's export and import (companion.views.exchange)
+    path("groups/<int:group_id>/export.json", exchange.group_export, name="group_export"),
+    path("groups/<int:group_id>/export.csv", exchange.group_export_csv, name="group_export_csv"),
+    path("groups/import/", exchange.group_import, name="group_import"),
     path("admin/", admin.site.urls),
 ]

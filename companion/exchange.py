@@ -1,0 +1,812 @@
+"""A group's whole history as one JSON file, and its hands as CSV.
+
+The JSON export names nothing by database id: a game's seats name players by their position in
+``players``, accounts appear as usernames, and every timestamp is kept. So exporting a group,
+importing the file and exporting the new group gives the same document again; only the group's
+name may differ, and the members, which the importer chooses. What a hand means (its settlement,
+the levels after it) is never stored: `scoring` computes it, on import to refuse an impossible
+hand and in the CSV for the reader.
+
+    {"format": "tractor-companion-group", "version": 1,
+     "group": {"name", "created"}, "members": [{"username", "joined"}],
+     "players": [{"name", "user"}], "scoring_tables": [{"rules", "updated"}],
+     "games": [{"created", "created_by", "rules", "seats": {"north": 0, ...},
+                "north_south_level", "east_west_level", "first_starter",
+                "hands": [{"declarer", "bid", "trump", "kitty_cards", "kitty_points",
+                           "opponent_points", "last_trick_winner", "last_trick_format",
+                           "last_trick_cards", "created", "updated"}],
+                "changes": [{"hand_number", "action", "before", "after", "by", "at"}],
+                "disputes": [{"hand_number", "hand", "request", "verdict", "created_by",
+                              "created"}]}]}
+
+A dispute's ``hand`` is the number of the hand it is linked to, or null while it waits for one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, connections, models, router, transaction
+from django.utils import timezone
+from django.utils.translation import ngettext
+
+from companion.models import (
+    Dispute,
+    Game,
+    Group,
+    Hand,
+    HandChange,
+    Membership,
+    Player,
+    ScoringTable,
+)
+from scoring import Card, CardError, Format, Rank, RulesError, ScoringError, Side, rules_from_json
+from scoring import points as card_points
+from scoring.cards import check_copies
+from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
+from scoring.settle import KITTY_CARDS, LastTrick
+
+FORMAT = "tractor-companion-group"
+VERSION = 1
+SEATS = ("north", "east", "south", "west")
+HAND_FIELDS = tuple(name for name in Hand.SNAPSHOT_FIELDS if name != "number")
+TOP_KEYS = ("format", "version", "group", "members", "players", "scoring_tables", "games")
+GAME_KEYS = (
+    "created",
+    "created_by",
+    "rules",
+    "seats",
+    "north_south_level",
+    "east_west_level",
+    "first_starter",
+    "hands",
+    "changes",
+    "disputes",
+)
+HAND_CHOICES = {
+    "declarer": [seat.value for seat in Seat],
+    "bid": Hand.Bid.values,
+    "trump": ["", "S", "H", "D", "C"],
+    "last_trick_winner": [side.value for side in Side],
+    "last_trick_format": [shape.value for shape in Format],
+}
+CHANGE_KEYS = ("hand_number", "action", "before", "after", "by", "at")
+DISPUTE_KEYS = ("hand_number", "hand", "request", "verdict", "created_by", "created")
+MAX_SMALL_INT = 32767  # PositiveSmallIntegerField's ceiling on every database Django supports
+
+CSV_COLUMNS = (
+    "game",
+    "date",
+    "north",
+    "east",
+    "south",
+    "west",
+    "rules",
+    "hand",
+    "declarer_seat",
+    "declarer",
+    "bid",
+    "trump",
+    "kitty_cards",
+    "kitty_points",
+    "opponent_points",
+    "last_trick_winner",
+    "last_trick_format",
+    "last_trick_cards",
+    "opponent_total",
+    "winner",
+    "north_south_level",
+    "east_west_level",
+)
+
+
+class ExchangeError(ValueError):
+    """A file that is not a group export this server can read; the message names the problem."""
+
+
+# Export.
+
+
+def export_group(group: Group) -> dict:
+    """The group as one JSON-ready document (see the module's docstring)."""
+    players = list(group.players.select_related("user").order_by("pk"))
+    position = {player.pk: number for number, player in enumerate(players)}
+    games = list(group.games.select_related("created_by").order_by("pk"))
+    hands = _by_game(Hand.objects.filter(game__group=group).order_by("game_id", "number"))
+    numbers = {hand.pk: hand.number for game_hands in hands.values() for hand in game_hands}
+    changes = _by_game(
+        HandChange.objects.filter(game__group=group).select_related("by").order_by("pk")
+    )
+    disputes = _by_game(
+        Dispute.objects.filter(game__group=group).select_related("created_by").order_by("pk")
+    )
+    memberships = Membership.objects.filter(group=group).select_related("user").order_by("pk")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "group": {"name": group.name, "created": isoformat(group.created)},
+        "members": [
+            {"username": member.user.username, "joined": isoformat(member.joined)}
+            for member in memberships
+        ],
+        "players": [{"name": player.name, "user": _username(player.user)} for player in players],
+        "scoring_tables": [
+            {"rules": table.rules_json, "updated": isoformat(table.updated)}
+            for table in group.scoring_tables.order_by("pk")
+        ],
+        "games": [
+            {
+                "created": isoformat(game.created),
+                "created_by": _username(game.created_by),
+                "rules": game.rules_json,
+                "seats": {seat: position[getattr(game, f"{seat}_id")] for seat in SEATS},
+                "north_south_level": game.north_south_level,
+                "east_west_level": game.east_west_level,
+                "first_starter": game.first_starter,
+                "hands": [
+                    {
+                        **{name: getattr(hand, name) for name in HAND_FIELDS},
+                        "created": isoformat(hand.created),
+                        "updated": isoformat(hand.updated),
+                    }
+                    for hand in hands[game.pk]
+                ],
+                "changes": [
+                    {
+                        "hand_number": change.hand_number,
+                        "action": change.action,
+                        "before": change.before,
+                        "after": change.after,
+                        "by": _username(change.by),
+                        "at": isoformat(change.at),
+                    }
+                    for change in changes[game.pk]
+                ],
+                "disputes": [
+                    {
+                        "hand_number": dispute.hand_number,
+                        "hand": numbers.get(dispute.hand_id),
+                        "request": dispute.request,
+                        "verdict": dispute.verdict,
+                        "created_by": _username(dispute.created_by),
+                        "created": isoformat(dispute.created),
+                    }
+                    for dispute in disputes[game.pk]
+                ],
+            }
+            for game in games
+        ],
+    }
+
+
+def _by_game(rows: Iterable) -> defaultdict[int, list]:
+    found = defaultdict(list)
+    for row in rows:
+        found[row.game_id].append(row)
+    return found
+
+
+def dumps(group: Group) -> str:
+    """The export as the text of a file: compact, one game's worth of detail per game."""
+    return json.dumps(export_group(group), ensure_ascii=False, separators=(",", ":"))
+
+
+def hands_csv(group: Group) -> Iterator[list]:
+    """One row per hand, after a header of CSV_COLUMNS: what the table entered, and what
+    `scoring` makes of it (the opponents' total, the hand's winning side, the levels after)."""
+    yield list(CSV_COLUMNS)
+    hands = _by_game(Hand.objects.filter(game__group=group).order_by("game_id", "number"))
+    games = group.games.select_related(*SEATS).order_by("pk")
+    for game in games:
+        scored = game.scored(hands[game.pk])
+        date = timezone.localtime(game.created).date().isoformat()
+        names = [str(game.player_at(Seat(seat[0].upper()))) for seat in SEATS]
+        rules = game.rules.name
+        for hand, played in zip(hands[game.pk], scored.hands, strict=True):
+            after = played.after.levels
+            yield [
+                game.pk,
+                date,
+                *names,
+                rules,
+                hand.number,
+                hand.declarer,
+                str(game.player_at(Seat(hand.declarer))),
+                hand.bid,
+                hand.trump,
+                hand.kitty_cards,
+                hand.kitty_points,
+                hand.opponent_points,
+                hand.last_trick_winner,
+                hand.last_trick_format,
+                hand.last_trick_cards,
+                played.settlement.opponent_total,
+                played.settlement.winner.value,
+                after.north_south.symbol,
+                after.east_west.symbol,
+            ]
+
+
+def csv_text(group: Group) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerows(hands_csv(group))
+    return out.getvalue()
+
+
+def isoformat(value: datetime) -> str:
+    """A timestamp as the export writes it: ISO 8601 in UTC, to the microsecond it holds."""
+    return value.astimezone(UTC).isoformat()
+
+
+def _username(user) -> str | None:
+    return user.username if user is not None else None
+
+
+# Import: read and check everything first, then write it all in one transaction.
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of an export, checked: its own fields, its seats by player position, its hands'
+    and changes' fields (accounts as usernames)."""
+
+    fields: dict
+    seats: dict[str, int]
+    created_by: str | None
+    hands: tuple[dict, ...]
+    changes: tuple[dict, ...]
+    disputes: tuple[dict, ...]
+
+
+@dataclass(frozen=True)
+class GroupExport:
+    """An export file, read and checked against `scoring`: ready to import."""
+
+    name: str
+    created: datetime
+    members: dict[str, datetime]
+    players: tuple[dict, ...]
+    tables: tuple[dict, ...]
+    games: tuple[GameRecord, ...]
+
+    @property
+    def usernames(self) -> set[str]:
+        """Every account the file names: members, players' accounts, who did what."""
+        names = set(self.members)
+        names.update(player["user"] for player in self.players)
+        for game in self.games:
+            names.add(game.created_by)
+            names.update(change["by"] for change in game.changes)
+            names.update(dispute["created_by"] for dispute in game.disputes)
+        names.discard(None)
+        return names
+
+    @property
+    def hand_count(self) -> int:
+        return sum(len(game.hands) for game in self.games)
+
+    @property
+    def summary(self) -> str:
+        """What the file holds, as "5 players, 1 game, 2 hands"."""
+        return ", ".join(
+            ngettext(one, many, count) % {"count": count}
+            for one, many, count in (
+                ("%(count)d player", "%(count)d players", len(self.players)),
+                ("%(count)d game", "%(count)d games", len(self.games)),
+                ("%(count)d hand", "%(count)d hands", self.hand_count),
+            )
+        )
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A new group made from an export, and the usernames in the file that matched no account
+    (their links were left empty)."""
+
+    group: Group
+    missing: tuple[str, ...]
+
+
+def parse(text: str | bytes) -> object:
+    """The file's JSON; ExchangeError if it is not JSON at all."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise ExchangeError(f"the file is not UTF-8 text (byte {error.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ExchangeError(
+            f"the file is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise ExchangeError("the file is not a group export: it is nested too deeply") from None
+
+
+def load(text: str | bytes) -> GroupExport:
+    """Read and check an export file's text."""
+    return read(parse(text))
+
+
+def read(data: object) -> GroupExport:
+    """Check an export document (as :func:`export_group` makes it) from top to bottom.
+
+    ExchangeError names the first problem and where it is: a missing key, a wrong type, a
+    player seated twice, rules or a hand that `scoring` refuses (with `scoring`'s reason).
+    """
+    top = _object(data, "the file")
+    if top.get("format") != FORMAT:
+        raise ExchangeError(
+            f"the file is not a group export: its 'format' is {_show(top.get('format'))}, "
+            f"expected {FORMAT!r}"
+        )
+    if "version" not in top:
+        raise ExchangeError("the file has no 'version': it is not a group export")
+    if top["version"] != VERSION:
+        raise ExchangeError(
+            f"the file is version {_show(top['version'])} of the export format; "
+            f"this server reads version {VERSION}"
+        )
+    _keys(top, "the file", TOP_KEYS)
+    group = _object(top["group"], "group")
+    _keys(group, "group", ("name", "created"))
+    members = {}
+    for number, raw in _items(top, "members", "the file"):
+        where = f"member {number}"
+        _keys(_object(raw, where), where, ("username", "joined"))
+        username = _text(raw, "username", where, longest=150)
+        if username in members:
+            raise ExchangeError(f"{where}: {username!r} is a member twice")
+        members[username] = _datetime(raw, "joined", where)
+    players = tuple(_player(number, raw) for number, raw in _items(top, "players", "the file"))
+    names = set()
+    for number, player in enumerate(players, start=1):
+        if player["name"] in names:
+            raise ExchangeError(f"player {number}: {player['name']!r} is on the roster twice")
+        names.add(player["name"])
+    return GroupExport(
+        name=_text(group, "name", "group", longest=Group._meta.get_field("name").max_length),
+        created=_datetime(group, "created", "group"),
+        members=members,
+        players=players,
+        tables=tuple(
+            _table(number, raw) for number, raw in _items(top, "scoring_tables", "the file")
+        ),
+        games=tuple(
+            _game(number, raw, len(players)) for number, raw in _items(top, "games", "the file")
+        ),
+    )
+
+
+def _player(number: int, raw: object) -> dict:
+    where = f"player {number}"
+    _keys(_object(raw, where), where, ("name", "user"))
+    name = _text(raw, "name", where, longest=Player._meta.get_field("name").max_length)
+    if name != " ".join(name.split()):
+        raise ExchangeError(f"{where}: the name {name!r} has spaces at its ends or doubled")
+    return {"name": name, "user": _optional_text(raw, "user", where)}
+
+
+def _table(number: int, raw: object) -> dict:
+    where = f"scoring table {number}"
+    _keys(_object(raw, where), where, ("rules", "updated"))
+    return {"rules_json": _rules(raw, where), "updated": _datetime(raw, "updated", where)}
+
+
+def _rules(raw: dict, where: str) -> dict:
+    rules = _object(raw["rules"], f"{where}: rules")
+    _plain(f"{where}: rules", rules)
+    try:
+        rules_from_json(rules)
+    except RulesError as error:
+        raise ExchangeError(f"{where}: rules: {error}") from None
+    return rules
+
+
+def _game(number: int, raw: object, players: int) -> GameRecord:
+    where = f"game {number}"
+    _keys(_object(raw, where), where, GAME_KEYS)
+    rules_json = _rules(raw, where)
+    seats_raw = _object(raw["seats"], f"{where}: seats")
+    _keys(seats_raw, f"{where}: seats", SEATS)
+    seats = {}
+    for seat in SEATS:
+        player = seats_raw[seat]
+        if _not_int(player) or not 0 <= player < players:
+            raise ExchangeError(
+                f"{where}: seats: {seat} must be a player's position from 0 to {players - 1}, "
+                f"got {_show(player)}"
+            )
+        if player in seats.values():
+            raise ExchangeError(f"{where}: seats: player {player + 1} is seated twice")
+        seats[seat] = player
+    levels = [_level(raw, key, where) for key in ("north_south_level", "east_west_level")]
+    starter = raw["first_starter"]
+    if starter not in ("", *(seat.value for seat in Seat)):
+        raise ExchangeError(
+            f"{where}: first_starter must be N, E, S, W or empty, got {_show(starter)}"
+        )
+    hands = tuple(_hand(f"{where}, hand {n}", hand) for n, hand in _items(raw, "hands", where))
+    setup = GameSetup(
+        rules=rules_from_json(rules_json),
+        levels=TeamLevels(*levels),
+        first_starter=Seat(starter) if starter else None,
+    )
+    try:
+        replay(setup, (result for _, result in hands))
+    except ScoringError as error:
+        raise ExchangeError(f"{where}: {error}") from None
+    return GameRecord(
+        fields={
+            "rules_json": rules_json,
+            "north_south_level": levels[0].symbol,
+            "east_west_level": levels[1].symbol,
+            "first_starter": starter,
+            "created": _datetime(raw, "created", where),
+        },
+        seats=seats,
+        created_by=_optional_text(raw, "created_by", where),
+        hands=tuple(
+            {**fields, "number": number} for number, (fields, _) in enumerate(hands, start=1)
+        ),
+        changes=tuple(_change(f"{where}, change {n}", c) for n, c in _items(raw, "changes", where)),
+        disputes=tuple(
+            _dispute(f"{where}, dispute {n}", d, len(hands))
+            for n, d in _items(raw, "disputes", where)
+        ),
+    )
+
+
+def _level(raw: dict, key: str, where: str) -> Rank:
+    value = raw[key]
+    try:
+        rank = Rank.parse(value) if isinstance(value, str) else None
+    except CardError:
+        rank = None
+    if rank is None or rank.symbol != value:
+        raise ExchangeError(f"{where}: {key} must be one of 23456789TJQKA, got {_show(value)}")
+    return rank
+
+
+def _hand(where: str, raw: object) -> tuple[dict, HandResult]:
+    """The hand's model fields, and its result for `scoring` to replay."""
+    _keys(_object(raw, where), where, (*HAND_FIELDS, "created", "updated"))
+    for name, allowed in HAND_CHOICES.items():
+        _choice(raw, name, where, allowed)
+    _text(raw, "kitty_cards", where, empty=True)
+    for name in ("kitty_points", "opponent_points", "last_trick_cards"):
+        if _not_int(raw[name]):
+            raise ExchangeError(f"{where}: {name} must be a whole number, got {_show(raw[name])}")
+    fields = {name: raw[name] for name in HAND_FIELDS}
+    if fields["kitty_cards"]:
+        fields["kitty_cards"] = _kitty(where, fields["kitty_cards"], fields["kitty_points"])
+    fields["created"] = _datetime(raw, "created", where)
+    fields["updated"] = _datetime(raw, "updated", where)
+    result = HandResult(
+        declarer=Seat(fields["declarer"]),
+        opponent_points=fields["opponent_points"],
+        kitty_points=fields["kitty_points"],
+        last_trick=LastTrick(
+            Side(fields["last_trick_winner"]),
+            Format(fields["last_trick_format"]),
+            fields["last_trick_cards"],
+        ),
+    )
+    return fields, result
+
+
+def _kitty(where: str, text: str, points: int) -> str:
+    try:
+        cards = tuple(Card.parse(card) for card in text.split())
+        check_copies(cards, decks=2)
+    except CardError as error:
+        raise ExchangeError(f"{where}: kitty_cards: {error}") from None
+    if len(cards) != KITTY_CARDS:
+        raise ExchangeError(
+            f"{where}: kitty_cards holds {len(cards)} cards, but a kitty holds {KITTY_CARDS}"
+        )
+    if card_points(cards) != points:
+        raise ExchangeError(
+            f"{where}: kitty_cards {text!r} hold {card_points(cards)} points, "
+            f"but kitty_points is {points}"
+        )
+    return " ".join(str(card) for card in cards)
+
+
+def _change(where: str, raw: object) -> dict:
+    _keys(_object(raw, where), where, CHANGE_KEYS)
+    number = raw["hand_number"]
+    if _not_int(number) or not 1 <= number <= MAX_SMALL_INT:
+        raise ExchangeError(f"{where}: hand_number must be a hand's number, got {_show(number)}")
+    _choice(raw, "action", where, HandChange.Action.values)
+    for name in ("before", "after"):
+        _snapshot(f"{where}: {name}", raw[name])
+    return {
+        "hand_number": number,
+        "action": raw["action"],
+        "before": raw["before"],
+        "after": raw["after"],
+        "by": _optional_text(raw, "by", where),
+        "at": _datetime(raw, "at", where),
+    }
+
+
+def _dispute(where: str, raw: object, hands: int) -> dict:
+    _keys(_object(raw, where), where, DISPUTE_KEYS)
+    number = raw["hand_number"]
+    if _not_int(number) or not 1 <= number <= MAX_SMALL_INT:
+        raise ExchangeError(f"{where}: hand_number must be a hand's number, got {_show(number)}")
+    linked = raw["hand"]
+    if linked is not None and (_not_int(linked) or not 1 <= linked <= hands):
+        raise ExchangeError(
+            f"{where}: hand must be null or the number of one of the game's {hands} hands, "
+            f"got {_show(linked)}"
+        )
+    for name in ("request", "verdict"):
+        _plain(f"{where}: {name}", _object(raw[name], f"{where}: {name}"))
+    return {
+        "hand_number": number,
+        "hand": linked,
+        "request": raw["request"],
+        "verdict": raw["verdict"],
+        "created_by": _optional_text(raw, "created_by", where),
+        "created": _datetime(raw, "created", where),
+    }
+
+
+def _plain(where: str, value: object) -> None:
+    """JSON that every database stores as given: no NUL character in any string."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise ExchangeError(f"{where} holds a NUL character")
+
+
+def _snapshot(where: str, value: object) -> None:
+    """A hand as the history kept it: null, or an object of plain values."""
+    if value is None:
+        return
+    _object(value, where)
+    for key, item in value.items():
+        if not (item is None or isinstance(item, int | str)) or isinstance(item, bool):
+            raise ExchangeError(f"{where}: {key} must be a number or text, got {_show(item)}")
+    _plain(where, value)
+
+
+# The checks' small words: each raises ExchangeError naming where the problem is.
+
+
+def _object(value: object, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise ExchangeError(f"{where} must be a JSON object, got {_show(value)}")
+    return value
+
+
+def _keys(data: dict, where: str, keys: Iterable[str]) -> None:
+    """``data`` has exactly ``keys``: a key this reader does not know would be lost."""
+    for key in keys:
+        if key not in data:
+            raise ExchangeError(f"{where}: missing key {key!r}")
+    unknown = sorted(set(data) - set(keys))
+    if unknown:
+        raise ExchangeError(f"{where}: unknown key {unknown[0]!r}")
+
+
+def _choice(data: dict, key: str, where: str, allowed: Iterable[str]) -> str:
+    value = data[key]
+    if not isinstance(value, str) or value not in allowed:
+        expected = ", ".join(repr(choice) for choice in allowed)
+        raise ExchangeError(f"{where}: {key} must be one of {expected}, got {_show(value)}")
+    return value
+
+
+def _items(data: dict, key: str, where: str) -> Iterator[tuple[int, object]]:
+    """The list under ``key``, numbered from 1."""
+    value = data[key]
+    if not isinstance(value, list):
+        raise ExchangeError(f"{where}: {key} must be a list, got {_show(value)}")
+    return enumerate(value, start=1)
+
+
+def _text(data: dict, key: str, where: str, *, longest: int = 0, empty: bool = False) -> str:
+    value = data[key]
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        wanted = "text" if empty else "non-empty text"
+        raise ExchangeError(f"{where}: {key} must be {wanted}, got {_show(value)}")
+    if "\x00" in value:
+        raise ExchangeError(f"{where}: {key} holds a NUL character")
+    if longest and len(value) > longest:
+        raise ExchangeError(f"{where}: {key} is longer than {longest} characters: {value[:40]!r}…")
+    return value
+
+
+def _optional_text(data: dict, key: str, where: str) -> str | None:
+    return None if data[key] is None else _text(data, key, where, longest=150)
+
+
+def _datetime(data: dict, key: str, where: str) -> datetime:
+    value = data[key]
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise ExchangeError(
+            f"{where}: {key} must be a date and time with its UTC offset, like "
+            f"'2025-03-06T19:30:00+00:00', got {_show(value)}"
+        )
+    return moment
+
+
+def _not_int(value: object) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int)
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False) if _jsonable(value) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _jsonable(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+# Writing an import.
+
+
+def import_group(
+    export: GroupExport,
+    *,
+    name: str | None = None,
+    members: Iterable = (),
+    accounts: models.QuerySet | None = None,
+) -> Imported:
+    """Make a new group from a checked export, all at once or not at all.
+
+    ``members`` become the group's members (a member named in the file keeps its joining
+    time). Usernames in the file link to accounts among ``accounts`` (default: every account);
+    the others are left empty and listed in ``Imported.missing``.
+    """
+    name = export.name if name is None else " ".join(name.split())
+    longest = Group._meta.get_field("name").max_length
+    if not name or len(name) > longest:
+        raise ExchangeError(f"a group's name has 1 to {longest} characters, got {name!r}")
+    users = get_user_model().objects.all() if accounts is None else accounts
+    found = {user.username: user for user in users.filter(username__in=export.usernames)}
+    try:
+        with transaction.atomic():
+            group = _write(export, name, list(members), found)
+    except DatabaseError as error:
+        # Everything was checked before writing; this is a last guard, not a path.
+        raise ExchangeError(f"the database refused the import: {error}") from error
+    return Imported(group, tuple(sorted(export.usernames - set(found))))
+
+
+def _write(export: GroupExport, name: str, members: list, found: dict) -> Group:
+    group = Group.objects.create(name=name)
+    Group.objects.filter(pk=group.pk).update(created=export.created)
+    group.created = export.created
+    now = timezone.now()
+    _create(
+        Membership,
+        [
+            Membership(group=group, user=user, joined=export.members.get(user.username, now))
+            for user in dict.fromkeys(members)
+        ],
+        times=["joined"],
+    )
+    players = _create(
+        Player,
+        [
+            Player(group=group, name=player["name"], user=found.get(player["user"]))
+            for player in export.players
+        ],
+    )
+    _create(
+        ScoringTable,
+        [ScoringTable(group=group, **table) for table in export.tables],
+        times=["updated"],
+    )
+    games = _create(
+        Game,
+        [
+            Game(
+                group=group,
+                **record.fields,
+                **{seat: players[number] for seat, number in record.seats.items()},
+                created_by=found.get(record.created_by),
+                version=len(record.changes),
+            )
+            for record in export.games
+        ],
+        times=["created"],
+    )
+    hands = _create(
+        Hand,
+        [
+            Hand(game=game, **hand)
+            for game, record in zip(games, export.games, strict=True)
+            for hand in record.hands
+        ],
+        times=["created", "updated"],
+    )
+    _create(
+        HandChange,
+        [
+            HandChange(game=game, **{**change, "by": found.get(change["by"])})
+            for game, record in zip(games, export.games, strict=True)
+            for change in record.changes
+        ],
+        times=["at"],
+    )
+    numbered = {(hand.game_id, hand.number): hand for hand in hands}
+    _create(
+        Dispute,
+        [
+            Dispute(
+                game=game,
+                **{
+                    **dispute,
+                    "hand": numbered.get((game.pk, dispute["hand"])),
+                    "created_by": found.get(dispute["created_by"]),
+                },
+            )
+            for game, record in zip(games, export.games, strict=True)
+            for dispute in record.disputes
+        ],
+        times=["created"],
+    )
+    return group
+
+
+def _create(model, objects: list, times: Iterable[str] = ()) -> list:
+    """Insert ``objects`` in order, keeping the timestamps they carry.
+
+    ``bulk_create`` stamps auto_now and auto_now_add fields with the present moment, so those
+    are written again afterwards in one ``executemany``: ``bulk_update`` builds a CASE per row
+    and takes seconds where this takes milliseconds.
+    """
+    kept = [[getattr(obj, name) for name in times] for obj in objects]
+    model.objects.bulk_create(objects, batch_size=500)
+    if not times or not objects:
+        return objects
+    connection = connections[router.db_for_write(model)]
+    quote = connection.ops.quote_name
+    fields = [model._meta.get_field(name) for name in times]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    sql = (
+        f"UPDATE {quote(model._meta.db_table)} SET {assignments} "
+        f"WHERE {quote(model._meta.pk.column)} = %s"
+    )
+    rows = []
+    for obj, values in zip(objects, kept, strict=True):
+        for field, value in zip(fields, values, strict=True):
+            setattr(obj, field.attname, value)
+        rows.append(
+            [
+                field.get_db_prep_save(value, connection)
+                for field, value in zip(fields, values, strict=True)
+            ]
+            + [obj.pk]
+        )
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+    return objects
