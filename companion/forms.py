@@ -23,6 +23,8 @@ from scoring import (
     KittyRule,
     LastTrick,
     Levels,
+    Play,
+    PlayError,
     Rank,
     Rules,
     RulesError,
@@ -30,13 +32,17 @@ from scoring import (
     SettleError,
     Side,
     Starter,
+    Suit,
     TractorFollow,
+    Trump,
+    judge,
     parse_cards,
     rules_from_json,
     settle,
 )
 from scoring import points as card_points
 from scoring.cards import check_copies
+from scoring.cli import judge_input
 from scoring.game import Game as ScoredGame
 from scoring.game import HandResult, PlayedHand, Seat
 from scoring.settle import KITTY_CARDS, Settlement
@@ -259,6 +265,189 @@ class HandForm(HandResultForm):
         if fields["kitty_cards"]:
             del fields["kitty_points"]
         return fields
+
+
+# A disputed trick, judged by `scoring`.
+
+NO_TRUMP = "none"
+DISPUTE_TRUMP_CHOICES = [*TRUMP_CHOICES[:4], (NO_TRUMP, _("No trump"))]
+DECKS_CHOICES = [(2, _("2 · 4 players")), (3, _("3 · 6 players")), (4, _("4 · 8 players"))]
+GAME_RULES = "game"
+CARDS_WIDGET = {
+    "class": "cards-input",
+    "autocomplete": "off",
+    "autocapitalize": "characters",
+    "spellcheck": "false",
+}
+
+
+class CardsField(forms.CharField):
+    """Cards typed or tapped as codes (``5H 5H``, ``10♠``, ``bj``); cleans to `scoring` cards."""
+
+    def to_python(self, value: object) -> tuple[Card, ...]:
+        text = super().to_python(value)
+        try:
+            return parse_cards(text.replace(",", " ").split())
+        except CardError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
+class DisputeForm(forms.Form):
+    """A disputed trick as the table taps it in, judged by `scoring` in ``clean``.
+
+    ``players`` are ``(key, name)`` around the table in play order. ``seated``: they are a
+    game's four seats and the ``leader`` field says who led; otherwise the first leads and the
+    table has two players per deck. Each player has a ``play_<key>`` field (the cards put on the
+    table) and a ``hand_<key>`` field (optional: the cards held before the trick).
+    Once valid, ``cleaned_data`` holds ``judgement``, ``request`` (the trick as a
+    ``python -m scoring judge`` request) and ``verdict`` (the judge's answer as JSON).
+    """
+
+    rules = forms.ChoiceField(label=_("Rules"))
+    level = forms.TypedChoiceField(
+        label=_("Level"),
+        choices=[("", "—"), *LEVEL_CHOICES],
+        coerce=Rank.parse,
+        error_messages={"required": _("Choose the level being played.")},
+    )
+    trump = forms.TypedChoiceField(
+        label=_("Trump"),
+        choices=DISPUTE_TRUMP_CHOICES,
+        coerce=lambda value: None if value == NO_TRUMP else Suit.parse(value),
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Tap the trump suit, or No trump.")},
+    )
+    decks = forms.TypedChoiceField(
+        label=_("Decks"), choices=DECKS_CHOICES, coerce=int, initial=2, widget=forms.RadioSelect
+    )
+
+    def __init__(
+        self,
+        data=None,
+        *,
+        players: list[tuple[str, str]],
+        seated: bool = False,
+        own_rules: Rules | None = None,
+        hand_numbers: list[tuple[int, str]] | None = None,
+        initial: dict | None = None,
+    ) -> None:
+        super().__init__(data, initial=initial)
+        self.players = players
+        self.seated = seated
+        self.own_rules = own_rules
+        choices = [(name, name) for name in PRESETS]
+        if own_rules is not None and PRESETS.get(own_rules.name) != own_rules:
+            choices.append((GAME_RULES, own_rules.name))
+        self.fields["rules"].choices = choices
+        self.fields["rules"].initial = "standard"
+        if seated:
+            self.fields["leader"] = forms.ChoiceField(
+                label=_("Led by"), choices=players, widget=forms.RadioSelect
+            )
+        for key, name in players:
+            self.fields[f"play_{key}"] = CardsField(
+                label=_("%(name)s played") % {"name": name},
+                required=False,
+                widget=forms.TextInput(attrs=CARDS_WIDGET),
+            )
+            self.fields[f"hand_{key}"] = CardsField(
+                label=_("%(name)s's hand before the trick") % {"name": name},
+                required=False,
+                widget=forms.TextInput(attrs=CARDS_WIDGET),
+            )
+        if hand_numbers:
+            self.fields["hand_number"] = forms.TypedChoiceField(
+                label=_("Save it as a precedent of"), choices=hand_numbers, coerce=int
+            )
+
+    def clean_rules(self) -> Rules:
+        key = self.cleaned_data["rules"]
+        return self.own_rules if key == GAME_RULES and self.own_rules else PRESETS[key]
+
+    def play_order(self, leader: str | None, decks: int) -> list[tuple[str, str]]:
+        """The players at the table, the leader first."""
+        table = self.players
+        if not self.seated:
+            table = table[: 2 * decks]
+        keys = [key for key, _name in table]
+        start = keys.index(leader) if leader in keys else 0
+        return table[start:] + table[:start]
+
+    def seats(self) -> list[dict]:
+        """The players as the page lists them: the table in play order, then the empty seats
+        of a larger table (standalone), hidden."""
+        try:
+            decks = int(self["decks"].value())
+        except (TypeError, ValueError):
+            decks = 2
+        leader = self["leader"].value() if self.seated else None
+        order = self.play_order(leader, decks)
+        rest = [player for player in self.players if player not in order]
+        return [
+            {
+                "key": key,
+                "name": name,
+                "play": self[f"play_{key}"],
+                "hand": self[f"hand_{key}"],
+                "leads": index == 0,
+                "hidden": index >= len(order),
+                "index": self.players.index((key, name)),
+            }
+            for index, (key, name) in enumerate([*order, *rest])
+        ]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        order = self.play_order(data.get("leader"), data["decks"])
+        plays: list[Play] = []
+        waiting: tuple[str, str] | None = None
+        for key, name in order:
+            cards = data[f"play_{key}"]
+            if not cards:
+                waiting = waiting or (key, name)
+            elif waiting is not None:
+                self._missing_play(waiting, later=name, leads=waiting == order[0])
+                return data
+            else:
+                plays.append(Play(name, cards))
+        if not plays:
+            self._missing_play(order[0], later=None, leads=True)
+            return data
+        hands = {name: data[f"hand_{key}"] for key, name in order if data[f"hand_{key}"]}
+        trump = Trump(data["level"], data["trump"], data["decks"])
+        try:
+            judgement = judge(data["rules"], trump, plays, hands)
+        except PlayError as error:
+            keys = {name: key for key, name in order}
+            field = None
+            if error.player in keys and error.part in ("play", "hand"):
+                field = f"{error.part}_{keys[error.player]}"
+            self.add_error(field, str(error))
+        except ScoringError as error:
+            self.add_error(None, str(error))
+        else:
+            data["judgement"] = judgement
+            data["request"] = judge_input(data["rules"], trump, plays, hands)
+            data["verdict"] = judgement.to_json()
+            data["complete"] = len(plays) == len(order)
+        return data
+
+    def _missing_play(self, player: tuple[str, str], *, later: str | None, leads: bool) -> None:
+        key, name = player
+        if leads:
+            message = _("Give the cards %(player)s led.") % {"player": name}
+        else:
+            message = _("%(player)s plays before %(later)s: give %(player)s's cards too.") % {
+                "player": name,
+                "later": later,
+            }
+        self.add_error(f"play_{key}", message)
+
+    @property
+    def verdict(self) -> dict | None:
+        return self.cleaned_data.get("verdict") if self.is_valid() else None
 
 
 # Accounts, groups, rosters, scoring tables, new games.

@@ -165,6 +165,8 @@ class Game(models.Model):
             hand = Hand(game=game, number=len(hands) + 1, request_key=request_key, **fields)
             game.scored([*hands, hand])
             hand.save()
+            # Precedents saved while this hand was being played now belong to it.
+            game.disputes.filter(hand=None, hand_number=hand.number).update(hand=hand)
             game._changed(hand.number, HandChange.Action.RECORDED, None, hand.snapshot(), by)
         self.version = game.version
         return hand
@@ -200,6 +202,33 @@ class Game(models.Model):
                 hand.save(update_fields=["number"])
             game._changed(number, HandChange.Action.DELETED, before, None, by)
         self.version = game.version
+
+    def add_dispute(self, number: int, request: dict, verdict: dict, *, by) -> Dispute:
+        """Keep a judged trick as a precedent of hand ``number``, or of the hand being played
+        when that hand is not recorded yet (it joins the hand when it is)."""
+        return Dispute.objects.create(
+            game=self,
+            hand=self.hands.filter(number=number).first(),
+            hand_number=number,
+            request=request,
+            verdict=verdict,
+            created_by=by if by and by.is_authenticated else None,
+        )
+
+    def precedents(self, hands: list[Hand]) -> dict[int, list[Dispute]]:
+        """The saved disputes by hand number (``hands`` already fetched), in one query; those of
+        the hand being played under the next number."""
+        numbers = {hand.pk: hand.number for hand in hands}
+        playing = len(hands) + 1
+        found: dict[int, list[Dispute]] = {}
+        for dispute in self.disputes.all():
+            if dispute.hand_id is not None:
+                number = numbers.get(dispute.hand_id)
+            else:
+                number = playing if dispute.hand_number == playing else None
+            if number is not None:
+                found.setdefault(number, []).append(dispute)
+        return found
 
     def _check_version(self, version: int) -> None:
         if version != self.version:
@@ -348,3 +377,8 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"dispute on hand {self.hand_number}"
+
+    @property
+    def complete(self) -> bool:
+        """Whether everyone at the table (two players per deck) had played to the trick."""
+        return len(self.request["plays"]) >= 2 * self.request.get("decks", 2)

@@ -3,11 +3,12 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from companion.views import exchange, games, groups, pages
+from companion.views import disputes, exchange, games, groups, pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("settle/", pages.settle_hand, name="settle_hand"),
+    path("dispute/", disputes.dispute, name="dispute"),
     # Games and hands (companion.views.games)
     path("groups/<int:group_id>/games/<int:pk>/", games.game, name="game"),
     path("groups/<int:group_id>/games/<int:pk>/hands/new/", games.hand_new, name="hand_new"),
@@ -17,6 +18,11 @@ urlpatterns = [
         name="hand_edit",
     ),
     path("groups/<int:group_id>/games/<int:pk>/history/", games.game_history, name="game_history"),
+    path(
+        "groups/<int:group_id>/games/<int:pk>/dispute/",
+        disputes.game_dispute,
+        name="game_dispute",
+    ),
     path("watch/<str:token>/", games.watch, name="watch"),
     # Accounts, groups, rosters, scoring tables, new games (companion.views.groups)
     path("accounts/signup/", groups.signup, name="signup"),

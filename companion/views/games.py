@@ -82,6 +82,8 @@ def scoreboard_context(game: Game, hands: list[Hand]) -> dict:
         "players": players,
         "seat_names": SEAT_NAMES,
         "last_trump": hands[-1].trump if hands else None,
+        "precedents": game.precedents(hands),
+        "playing": len(hands) + 1,
     }
 
 
