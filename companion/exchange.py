@@ -194,7 +194,7 @@ def _by_game(rows: Iterable) -> defaultdict[int, list]:
 
 
 def dumps(group: Group) -> str:
-    """The export as the text of a file: compact, one game's worth of detail per game."""
+    """The export as the text of a file: compact JSON, names written as they are (UTF-8)."""
     return json.dumps(export_group(group), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -207,7 +207,7 @@ def hands_csv(group: Group) -> Iterator[list]:
     for game in games:
         scored = game.scored(hands[game.pk])
         date = timezone.localtime(game.created).date().isoformat()
-        names = [str(game.player_at(Seat(seat[0].upper()))) for seat in SEATS]
+        names = [getattr(game, seat).name for seat in SEATS]
         rules = game.rules.name
         for hand, played in zip(hands[game.pk], scored.hands, strict=True):
             after = played.after.levels
