@@ -348,12 +348,16 @@ class DisputeForm(forms.Form):
             self.fields[f"play_{key}"] = CardsField(
                 label=_("%(name)s played") % {"name": name},
                 required=False,
-                widget=forms.TextInput(attrs=CARDS_WIDGET),
+                widget=forms.TextInput(
+                    attrs={**CARDS_WIDGET, "placeholder": _("Cards on the table")}
+                ),
             )
             self.fields[f"hand_{key}"] = CardsField(
                 label=_("%(name)s's hand before the trick") % {"name": name},
                 required=False,
-                widget=forms.TextInput(attrs=CARDS_WIDGET),
+                widget=forms.TextInput(
+                    attrs={**CARDS_WIDGET, "placeholder": _("Cards held before the trick")}
+                ),
             )
         if hand_numbers:
             self.fields["hand_number"] = forms.TypedChoiceField(

@@ -64,6 +64,7 @@
 
   const enhance = () => form.querySelectorAll(".cards-toggle").forEach((t) => (t.hidden = false));
   enhance();
+  arrange(); // the browser may have restored other choices than the page was drawn with
   document.body.addEventListener("htmx:load", enhance);
 
   form.addEventListener("click", (event) => {
