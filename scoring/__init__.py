@@ -19,7 +19,7 @@ from scoring.rules import (
     get_rules,
     rules_from_json,
 )
-from scoring.settle import LastTrick, Levels, Settlement, explain, settle
+from scoring.settle import LastTrick, Levels, Settlement, TakenBack, explain, settle
 from scoring.tricks import Judgement, Lead, Play, ThrowCheck, Verdict, judge
 from scoring.trump import TRUMP, Trump, Trumps
 
@@ -54,6 +54,7 @@ __all__ = [
     "Side",
     "Starter",
     "Suit",
+    "TakenBack",
     "ThrowCheck",
     "TractorFollow",
     "Trump",

@@ -15,7 +15,7 @@ from typing import TextIO
 from scoring.cards import Card, Rank, Suit, check_decks, parse_cards
 from scoring.errors import CardError, ScoringError
 from scoring.rules import PRESETS, E, Format, Rules, Side, get_rules
-from scoring.settle import LastTrick, Levels, settle
+from scoring.settle import LastTrick, Levels, TakenBack, settle
 from scoring.tricks import Play, judge
 from scoring.trump import Trump
 
@@ -32,6 +32,12 @@ def settle_request(request: object) -> dict[str, object]:
         opponents=_level(raw_levels, "opponents"),
     )
     last_trick = _object(_required(data, "last_trick"), "last_trick")
+    taken_back = _object(data.get("taken_back", {}), "taken_back")
+    unknown = set(taken_back) - {"declarers", "opponents"}
+    if unknown:
+        raise ScoringError(
+            f"taken_back has only declarers and opponents, got {sorted(unknown)[0]!r}"
+        )
     result = settle(
         rules,
         levels,
@@ -42,10 +48,15 @@ def settle_request(request: object) -> dict[str, object]:
             format=_choice(Format, last_trick, "format", "last_trick.format"),
             cards=last_trick.get("cards"),  # type: ignore[arg-type]
         ),
+        taken_back=TakenBack(
+            declarers=taken_back.get("declarers", 0),  # type: ignore[arg-type]
+            opponents=taken_back.get("opponents", 0),  # type: ignore[arg-type]
+        ),
     )
     return {
         "kitty_multiplier": result.kitty_multiplier,
         "kitty_bonus": result.kitty_bonus,
+        "throw_penalty": result.throw_penalty,
         "opponent_total": result.opponent_total,
         "winner": result.winner.value,
         "levels_gained": result.levels_gained,

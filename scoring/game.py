@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from scoring.cards import Rank
 from scoring.errors import ScoringError
 from scoring.rules import Rules, Side, Starter
-from scoring.settle import LastTrick, Levels, Settlement, settle
+from scoring.settle import NOTHING_TAKEN_BACK, LastTrick, Levels, Settlement, TakenBack, settle
 
 
 class GameError(ScoringError):
@@ -120,6 +120,7 @@ class HandResult:
     opponent_points: int
     kitty_points: int
     last_trick: LastTrick
+    taken_back: TakenBack = NOTHING_TAKEN_BACK
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +214,7 @@ def _play(rules: Rules, number: int, before: GameState, hand: HandResult) -> Pla
         opponent_points=hand.opponent_points,
         kitty_points=hand.kitty_points,
         last_trick=hand.last_trick,
+        taken_back=hand.taken_back,
     )
     held = settlement.next_declarers is Side.DECLARERS
     starter = None

@@ -36,7 +36,7 @@ KITTY_CARDS = 8
 MAX_KITTY_POINTS = 80
 """Eight cards hold at most 80 points (eight tens and kings)."""
 
-__all__ = ["LastTrick", "Levels", "Settlement", "explain", "get_rules", "settle"]
+__all__ = ["LastTrick", "Levels", "Settlement", "TakenBack", "explain", "get_rules", "settle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +75,24 @@ _FIXED_CARDS = {Format.SINGLE: 1, Format.PAIR: 2}
 
 
 @dataclass(frozen=True, slots=True)
+class TakenBack:
+    """Cards taken back from failed throws in the hand, by the side whose player threw them.
+
+    Where the rules allow throws, each card taken back moves ``throw_penalty`` points: a
+    declarer's failed throw gives them to the opponents, an opponent's costs the opponents.
+    """
+
+    declarers: int = 0
+    opponents: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.declarers or self.opponents)
+
+
+NOTHING_TAKEN_BACK = TakenBack()
+
+
+@dataclass(frozen=True, slots=True)
 class Settlement:
     """What a hand's result does to the game, with a sentence a player can read."""
 
@@ -83,6 +101,8 @@ class Settlement:
     last_trick: LastTrick
     kitty_multiplier: int
     kitty_bonus: int
+    throw_penalty: int
+    """Points the failed throws moved to the opponents (negative: away from them)."""
     opponent_total: int
     band: Band
     winner: Side
@@ -107,11 +127,17 @@ def explain(settlement: Settlement, gettext: Callable[[str], str] = str) -> str:
     before it is filled in (the web app passes Django's); the default keeps the English."""
     s = settlement
     if s.last_trick.winner is Side.OPPONENTS:
-        score = gettext("Opponents {points} + kitty {kitty} × {multiplier} = {total}")
+        score = gettext("Opponents {points} + kitty {kitty} × {multiplier}")
     elif s.kitty_points:
-        score = gettext("Opponents {total} (the declarers took the last trick and the kitty)")
+        score = gettext("Opponents {points} (the declarers took the last trick and the kitty)")
     else:
-        score = gettext("Opponents {total}")
+        score = gettext("Opponents {points}")
+    if s.throw_penalty > 0:
+        score += gettext(" + {penalty} for failed throws")
+    elif s.throw_penalty < 0:
+        score += gettext(" − {penalty} for failed throws")
+    if s.kitty_bonus or s.throw_penalty or s.last_trick.winner is Side.OPPONENTS:
+        score += gettext(" = {total}")
     declarers = s.winner is Side.DECLARERS
     if s.game_over and not s.past_ace:
         outcome = gettext("declarers hold at A and win the game")
@@ -138,6 +164,7 @@ def explain(settlement: Settlement, gettext: Callable[[str], str] = str) -> str:
             points=s.opponent_points,
             kitty=s.kitty_points,
             multiplier=s.kitty_multiplier,
+            penalty=abs(s.throw_penalty),
             total=s.opponent_total,
         ),
         band=s.band.label,
@@ -151,19 +178,24 @@ def settle(
     opponent_points: int,
     kitty_points: int,
     last_trick: LastTrick,
+    taken_back: TakenBack = NOTHING_TAKEN_BACK,
 ) -> Settlement:
     """Settle one hand under ``rules``.
 
     ``opponent_points`` are the card points the opponents captured in tricks, ``kitty_points``
     those buried in the kitty; the kitty counts for the opponents only when they win the last
-    trick, multiplied by what the rules give for that trick.
+    trick, multiplied by what the rules give for that trick. ``taken_back`` counts the cards
+    of failed throws, which move points as the rules' throw penalty says; the opponents' total
+    never goes below 0.
     """
     _check_points(opponent_points, kitty_points)
     _check_last_trick(rules, last_trick)
+    _check_taken_back(rules, taken_back)
 
     multiplier = rules.kitty_multiplier(last_trick.format, last_trick.cards)
     bonus = kitty_points * multiplier if last_trick.winner is Side.OPPONENTS else 0
-    total = opponent_points + bonus
+    penalty = rules.throw_penalty * (taken_back.declarers - taken_back.opponents)
+    total = max(0, opponent_points + bonus + penalty)
     band = rules.band_for(total)
     gained = band.levels_for(total)
     before = levels.of(band.winner)
@@ -188,6 +220,7 @@ def settle(
         last_trick=last_trick,
         kitty_multiplier=multiplier,
         kitty_bonus=bonus,
+        throw_penalty=penalty,
         opponent_total=total,
         band=band,
         winner=band.winner,
@@ -220,6 +253,21 @@ def _check_points(opponent_points: int, kitty_points: int) -> None:
             f"opponent_points {opponent_points} + kitty_points {kitty_points} = "
             f"{opponent_points + kitty_points}, but the deck holds only {DECK_POINTS} points",
             field="opponent_points",
+        )
+
+
+def _check_taken_back(rules: Rules, taken_back: TakenBack) -> None:
+    for side in Side:
+        cards = getattr(taken_back, side.value)
+        if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 100:
+            raise SettleError(
+                f"taken_back.{side} must be a number of cards from 0 to 100, got {cards!r}",
+                field="taken_back",
+            )
+    if taken_back and not rules.throws:
+        raise SettleError(
+            f"the {rules.name} rules allow no throws, so no throw was taken back",
+            field="taken_back",
         )
 
 

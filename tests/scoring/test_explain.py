@@ -5,9 +5,10 @@ from __future__ import annotations
 from scoring import Format, LastTrick, Levels, Rank, Side, explain, get_rules, settle
 
 FRENCH = {
-    "Opponents {points} + kitty {kitty} × {multiplier} = {total}": (
-        "Adversaires {points} + chien {kitty} × {multiplier} = {total}"
+    "Opponents {points} + kitty {kitty} × {multiplier}": (
+        "Adversaires {points} + chien {kitty} × {multiplier}"
     ),
+    " = {total}": " = {total}",
     "opponents take the deal and climb {levels}": (
         "les adversaires prennent la donne et montent de {levels}"
     ),

@@ -63,7 +63,7 @@ def answer_of(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
 def test_the_engine_json_example_from_stdin_gives_the_example_answer() -> None:
     answer = answer_of(run_settle("settle", stdin=json.dumps(ENGINE_JSON_REQUEST)))
     assert {key: answer[key] for key in ENGINE_JSON_ANSWER} == ENGINE_JSON_ANSWER
-    assert set(answer) == {*ENGINE_JSON_ANSWER, "explanation"}
+    assert set(answer) == {*ENGINE_JSON_ANSWER, "explanation", "throw_penalty"}
     assert answer["explanation"] == (
         "Opponents 65 + kitty 20 × 4 = 145: 120–155, opponents take the deal and climb 1"
     )
