@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
+from scoring.stats import GameRecord, partial_replay
 
 
 def new_token() -> str:
@@ -382,3 +383,92 @@ class Dispute(models.Model):
     def complete(self) -> bool:
         """Whether everyone at the table (two players per deck) had played to the trick."""
         return len(self.request["plays"]) >= 2 * self.request.get("decks", 2)
+
+
+class GameSummary(models.Model):
+    """A game's hands as the ladder history reads them (`scoring.stats.GameRecord`).
+
+    It is kept beside the game so that the history does not replay every hand of every game on
+    each page. A summary belongs to the game's ``version``, which every change to a hand raises:
+    one of another version is stale, and the next page that needs it makes it again from the
+    hands (so it always agrees with a replay of them).
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="summary"
+    )
+    version = models.PositiveIntegerField()
+    hands = models.JSONField(default=list)
+    winner = models.CharField(max_length=2, blank=True)
+
+    def __str__(self) -> str:
+        return f"summary of game {self.game_id} at version {self.version}"
+
+    @classmethod
+    def history(cls, group: Group) -> list[tuple[Game, GameRecord]]:
+        """The group's games, oldest first, each with its record (keyed by the game's id, the
+        seats naming players by id). Three queries at most, however many games."""
+        games = list(
+            group.games.select_related("north", "east", "south", "west", "summary").order_by(
+                "created", "pk"
+            )
+        )
+        return list(zip(games, cls.records(games), strict=True))
+
+    @classmethod
+    def records(cls, games: list[Game]) -> list[GameRecord]:
+        """The games' records, in their order. Stale or missing summaries are made again from
+        their games' hands: one query to read those hands, one to save the summaries."""
+        stale = [game for game in games if _summary_version(game) != game.version]
+        if stale:
+            hands: dict[int, list[Hand]] = {game.pk: [] for game in stale}
+            found = Hand.objects.filter(game__in=stale).only(*HAND_RESULT_FIELDS)
+            for hand in found.order_by("game_id", "number"):
+                hands[hand.game_id].append(hand)
+            summaries = []
+            for game in stale:
+                results = (hand.result for hand in hands[game.pk])
+                record = GameRecord.of(game.pk, partial_replay(game.setup, results).game, {})
+                game.summary = cls(
+                    game=game,
+                    version=game.version,
+                    hands=record.hands_json(),
+                    winner=record.winner.value if record.winner else "",
+                )
+                summaries.append(game.summary)
+            cls.objects.bulk_create(
+                summaries,
+                update_conflicts=True,
+                unique_fields=["game"],
+                update_fields=["version", "hands", "winner"],
+            )
+        return [
+            GameRecord.with_hands_json(
+                game.pk,
+                game.setup,
+                {seat: getattr(game, f"{seat.name.lower()}_id") for seat in Seat},
+                game.summary.hands,
+                game.summary.winner,
+                played=game.created,
+            )
+            for game in games
+        ]
+
+
+HAND_RESULT_FIELDS = (
+    "game_id",
+    "number",
+    "declarer",
+    "opponent_points",
+    "kitty_points",
+    "last_trick_winner",
+    "last_trick_format",
+    "last_trick_cards",
+)
+
+
+def _summary_version(game: Game) -> int | None:
+    try:
+        return game.summary.version
+    except GameSummary.DoesNotExist:
+        return None
