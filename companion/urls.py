@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from companion.views import disputes, exchange, games, groups, pages
+from companion.views import disputes, exchange, games, groups, history, pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -24,6 +24,10 @@ urlpatterns = [
         name="game_dispute",
     ),
     path("watch/<str:token>/", games.watch, name="watch"),
+    # The group's ladder history, players and ratings (companion.views.history)
+    path("groups/<int:group_id>/history/", history.group_history, name="group_history"),
+    path("groups/<int:group_id>/players/<int:pk>/", history.player, name="player"),
+    path("groups/<int:group_id>/games/<int:pk>/replay/", history.game_replay, name="game_replay"),
     # Accounts, groups, rosters, scoring tables, new games (companion.views.groups)
     path("accounts/signup/", groups.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
