@@ -333,6 +333,25 @@ def test_a_precedent_of_the_hand_being_played_joins_it_when_it_is_recorded(membe
     assert "1 precedent Hao wins the trick" in page
 
 
+def test_an_undone_hand_s_precedents_wait_for_the_hand_played_again(member, game):
+    add_hand(game, 1)
+    member.post(dispute_url(game), trick_in_game(action="save", hand_number="1"))
+    game.refresh_from_db()
+
+    member.post(game.get_absolute_url(), {"action": "undo", "version": game.version})
+
+    assert Dispute.objects.get().hand is None
+    assert "This hand: 1 precedent" in text(member.get(game.get_absolute_url()).text)
+
+
+def test_a_hand_that_can_no_longer_take_precedents_is_named(member, game):
+    response = member.post(dispute_url(game), trick_in_game(action="save", hand_number="7"))
+
+    assert response.status_code == 200
+    assert "Select a valid choice. 7 is not one of the available choices." in response.text
+    assert not Dispute.objects.exists()
+
+
 def test_a_bad_trick_is_not_saved(member, game):
     response = member.post(dispute_url(game), trick_in_game(action="save", play_E="9H QH"))
 
