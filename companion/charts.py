@@ -6,7 +6,7 @@ here: these are pure functions of `scoring` values.
 
 >>> race = level_race([TeamLevels(), TeamLevels(Rank.FOUR, Rank.TWO)], [Team.NORTH_SOUTH])
 >>> race.lines[0].path
-'M30.0,112.5H298.0V94.8'
+'M30.0,114.5H298.0V97.5'
 """
 
 from __future__ import annotations
@@ -53,11 +53,10 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Strip:
-    """A cell of the strip under the race: which team declared that hand."""
+    """The strip under the race: a cell for each hand ``team`` declared, as one SVG path."""
 
-    x: float
-    width: float
     team: Team
+    path: str
 
     @property
     def color(self) -> str:
@@ -73,7 +72,6 @@ class LevelRace:
     y_ticks: tuple[Tick, ...]
     x_ticks: tuple[Tick, ...]
     strip: tuple[Strip, ...]
-    strip_y: float
     hands: int
 
 
@@ -82,7 +80,7 @@ def level_race(race: Sequence[TeamLevels], declarers: Sequence[Team]) -> LevelRa
 
     ``declarers`` names the team that declared each hand, drawn as a strip under the lines.
     """
-    top, bottom, height, right = 8.0, 114.0, 148, RIGHT - 6  # room for the end labels
+    top, bottom, height, right = 14.0, 116.0, 150, RIGHT - 6  # room for the end labels
     hands = len(race) - 1
     step = (right - LEFT) / max(hands, 1)
 
@@ -100,9 +98,17 @@ def level_race(race: Sequence[TeamLevels], declarers: Sequence[Team]) -> LevelRa
             path += f"H{LEFT + number * step:.1f}V{y(level) + nudge:.1f}"
         lines.append(Line(team, path, LEFT + hands * step, y(levels[-1]) + nudge, levels[-1]))
     strip_y = bottom + 6
+    cell = max(step - 0.5, 0.5)
     strip = tuple(
-        Strip(LEFT + number * step, max(step - 0.5, 0.5), team)
-        for number, team in enumerate(declarers)
+        Strip(
+            team,
+            "".join(
+                f"M{LEFT + number * step:.2f},{strip_y:.1f}h{cell:.2f}v5h{-cell:.2f}z"
+                for number, declaring in enumerate(declarers)
+                if declaring is team
+            ),
+        )
+        for team in Team
     )
     return LevelRace(
         height=height,
@@ -112,7 +118,6 @@ def level_race(race: Sequence[TeamLevels], declarers: Sequence[Team]) -> LevelRa
         y_ticks=tuple(Tick(y(rank), rank) for rank in Rank if rank % 2 == 0 or rank is Rank.ACE),
         x_ticks=tuple(Tick(LEFT + n * step, n) for n in _steps(hands)),
         strip=strip,
-        strip_y=strip_y,
         hands=hands,
     )
 
@@ -190,16 +195,6 @@ def _round(value: float) -> float | int:
 
 
 @dataclass(frozen=True, slots=True)
-class Bar:
-    x: float
-    y: float
-    width: float
-    height: float
-    total: str
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
 class BandArea:
     """A band of the rules behind the bars: its range, winner and the levels it gives."""
 
@@ -217,7 +212,8 @@ class TotalsChart:
     height: int
     top: float
     bottom: float
-    bars: tuple[Bar, ...]
+    bars: str
+    """Every bar, one per total scored, as one SVG path."""
     bands: tuple[BandArea, ...]
     lines: tuple[Tick, ...]
     x_ticks: tuple[Tick, ...]
@@ -249,15 +245,9 @@ def totals_chart(rules: Rules, totals: Counter, top_total: int = 200) -> TotalsC
     def y(count: float) -> float:
         return bottom - count * (bottom - top) / y_top
 
-    bars = tuple(
-        Bar(
-            LEFT + slot * width + 0.6,
-            y(count),
-            width - 1.2,
-            bottom - y(count),
-            f"{5 * slot}" if slot < slots - 1 else f">{top_total}",
-            count,
-        )
+    bars = "".join(
+        f"M{LEFT + slot * width + 0.6:.2f},{bottom:.1f}V{y(count):.2f}h{width - 1.2:.2f}"
+        f"V{bottom:.1f}z"
         for slot, count in enumerate(counts)
         if count
     )

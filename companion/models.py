@@ -4,6 +4,7 @@ it means; no game rule is computed here."""
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 
 from django.conf import settings
 from django.db import models, transaction
@@ -11,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from companion.ladder import Ladder
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
 from scoring.stats import GameRecord, partial_replay
@@ -405,15 +407,26 @@ class GameSummary(models.Model):
         return f"summary of game {self.game_id} at version {self.version}"
 
     @classmethod
-    def history(cls, group: Group) -> list[tuple[Game, GameRecord]]:
-        """The group's games, oldest first, each with its record (keyed by the game's id, the
-        seats naming players by id). Three queries at most, however many games."""
-        games = list(
-            group.games.select_related("north", "east", "south", "west", "summary").order_by(
-                "created", "pk"
-            )
-        )
-        return list(zip(games, cls.records(games), strict=True))
+    def ladder(cls, group: Group) -> Ladder:
+        """The group's ladder history, its games oldest first.
+
+        The last one made for each group is kept in this process while the group's games are
+        unchanged: a hand recorded, edited or deleted raises a game's version, and a game added
+        or removed changes their count, so one aggregate query tells whether it still holds.
+        Otherwise it is made again: one query for the games with their summaries, and the two
+        of :meth:`records` when some are stale.
+        """
+        signature = (group.created, *group.games.aggregate(**GAMES_SIGNATURE).values())
+        kept = _LADDERS.get(group.pk)
+        if kept is not None and kept[0] == signature:
+            _LADDERS.move_to_end(group.pk)
+            return kept[1]
+        games = list(group.games.select_related("summary").order_by("created", "pk"))
+        ladder = Ladder(cls.records(games))
+        _LADDERS[group.pk] = (signature, ladder)
+        while len(_LADDERS) > KEPT_LADDERS:
+            _LADDERS.popitem(last=False)
+        return ladder
 
     @classmethod
     def records(cls, games: list[Game]) -> list[GameRecord]:
@@ -454,6 +467,15 @@ class GameSummary(models.Model):
             for game in games
         ]
 
+
+GAMES_SIGNATURE = {
+    "count": models.Count("pk"),
+    "versions": models.Sum("version"),
+    "ids": models.Sum("pk"),
+    "newest": models.Max("created"),
+}
+KEPT_LADDERS = 32
+_LADDERS: OrderedDict[int, tuple[tuple, Ladder]] = OrderedDict()
 
 HAND_RESULT_FIELDS = (
     "game_id",

@@ -113,15 +113,30 @@ class HandLine:
 
     @classmethod
     def from_json(cls, data: Sequence) -> HandLine:
-        declarer, level, total, bonus, winner, north_south, east_west = data
-        return cls(
-            Seat(declarer),
-            Rank.parse(level),
-            total,
-            bonus,
-            Side(winner),
-            TeamLevels(Rank.parse(north_south), Rank.parse(east_west)),
-        )
+        return _hand_line(data)
+
+
+_SEATS = {seat.value: seat for seat in Seat}
+_RANKS = {rank.symbol: rank for rank in Rank}
+_SIDES = {side.value: side for side in Side}
+_LEVELS = {
+    (north_south.symbol, east_west.symbol): TeamLevels(north_south, east_west)
+    for north_south in Rank
+    for east_west in Rank
+}
+
+
+def _hand_line(data: Sequence) -> HandLine:
+    """A hand line read from its JSON form by table look-ups: a long history holds thousands."""
+    declarer, level, total, bonus, winner, north_south, east_west = data
+    return HandLine(
+        _SEATS[declarer],
+        _RANKS[level],
+        total,
+        bonus,
+        _SIDES[winner],
+        _LEVELS[north_south, east_west],
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +221,7 @@ class GameRecord(Generic[P]):
             rules=setup.rules,
             seats=dict(seats),
             start=setup.levels,
-            hands=tuple(HandLine.from_json(hand) for hand in hands),
+            hands=tuple(map(_hand_line, hands)),
             winner=Team(winner) if winner else None,
             played=played,
         )

@@ -7,42 +7,51 @@ import dataclasses
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from companion import charts
 from companion.forms import HistoryFilterForm, ReplayRulesForm
-from companion.models import Game, GameSummary, Player
-from companion.ratings import leaderboard, replay_ratings
+from companion.ladder import Ladder
+from companion.models import Game, GameSummary, Group, Player
 from companion.views.games import GAME_FIELDS
 from companion.views.groups import member_group
 from scoring.game import Team
-from scoring.stats import GameRecord, opponent_totals, partial_replay, player_stats, standings
+from scoring.stats import GameRecord, Matchup, PlayerStats, opponent_totals, partial_replay
 
 GAMES_PER_PAGE = 25
 RECENT_GAMES = 10
 
 
-def seated(history: list[tuple[Game, GameRecord]]) -> dict[int, Player]:
-    """Everyone who played in ``history``, by id, in the order of their names."""
-    found = {
-        player.pk: player
-        for game, _record in history
-        for player in (game.north, game.east, game.south, game.west)
-    }
-    return dict(sorted(found.items(), key=lambda item: item[1].name.lower()))
-
-
-def game_row(game: Game, record: GameRecord) -> dict:
+def game_row(record: GameRecord, players: dict[int, Player]) -> dict:
     """A game as a line of the history: who played, and how it stands or ended."""
-    teams = {team: [game.player_at(seat) for seat in team.seats] for team in Team}
     return {
-        "game": game,
         "record": record,
-        "teams": [(team, teams[team], team is record.winner) for team in Team],
-        "levels": record.levels,
+        "teams": [
+            (team, [players[record.seats[seat]] for seat in team.seats], team is record.winner)
+            for team in Team
+        ],
     }
+
+
+def played_in(ladder: Ladder, players: dict[int, Player]) -> list[Player]:
+    """The players of the roster who played in the ladder's games, by name."""
+    seated = {pk for record in ladder.records for pk in record.seats.values()}
+    return [player for pk, player in players.items() if pk in seated]
+
+
+def _years(ladder: Ladder) -> list[int]:
+    """The years of the ladder's games, the latest first (the records run oldest first)."""
+    if not ladder.records:
+        return []
+    first = timezone.localtime(ladder.records[0].played).year
+    last = timezone.localtime(ladder.records[-1].played).year
+    return list(range(last, first - 1, -1))
+
+
+def roster(group: Group) -> dict[int, Player]:
+    return {player.pk: player for player in group.players.all()}
 
 
 @login_required
@@ -50,22 +59,23 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
     """Every game of the group with its result; filtered by player and period, the opponents'
     totals against the rules' bands; the ratings of everyone who has finished a game."""
     group = member_group(request, group_id)
-    history = GameSummary.history(group)
-    players = seated(history)
-    now = timezone.localtime()
-    years = sorted({timezone.localtime(game.created).year for game, _ in history}, reverse=True)
+    ladder = GameSummary.ladder(group)
+    players = roster(group)
+    years = _years(ladder)
     form = HistoryFilterForm(
-        request.GET or None, players=list(players.values()), years=years, now=now
+        request.GET or None,
+        players=played_in(ladder, players),
+        years=years,
+        now=timezone.localtime(),
     )
-    chosen = history
+    chosen = ladder.records
     if form.is_bound and form.is_valid():
         player, period = form.cleaned_data["player"], form.cleaned_data["period"]
         if player is not None:
-            chosen = [(g, r) for g, r in chosen if r.seat_of(player) is not None]
+            chosen = [record for record in chosen if record.seat_of(player) is not None]
         if period is not None:
             start, end = period
-            chosen = [(g, r) for g, r in chosen if start <= g.created < end]
-    records = [record for _game, record in chosen]
+            chosen = [record for record in chosen if start <= record.played < end]
     page = Paginator(chosen[::-1], GAMES_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -73,25 +83,26 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
         "group": group,
         "form": form,
         "page": page,
-        "rows": [game_row(game, record) for game, record in page],
+        "rows": [game_row(record, players) for record in page],
         "query": query.urlencode(),
-        "hands": sum(len(record.hands) for record in records),
+        "hands": sum(len(record.hands) for record in chosen),
         "distributions": [
             {"rules": rules, "chart": charts.totals_chart(rules, totals)}
-            for rules, totals in opponent_totals(records)
+            for rules, totals in (
+                ladder.opponent_totals if chosen is ladder.records else opponent_totals(chosen)
+            )
         ],
     }
     template = "companion/group_history.html"
     if request.htmx:
         return render(request, template + "#history-results", context)
-    all_records = [record for _game, record in history]
-    table = standings(all_records)
     context["ratings"] = [
-        {"player": players[pk], "rating": rating, "standing": table[pk]}
-        for pk, rating in leaderboard(replay_ratings(all_records))
+        {"player": players[pk], "rating": rating, "standing": ladder.standings[pk]}
+        for pk, rating in ladder.leaderboard
     ]
-    rated = {row["player"].pk for row in context["ratings"]}
-    context["unrated"] = [player for pk, player in players.items() if pk not in rated]
+    context["unrated"] = [
+        player for player in played_in(ladder, players) if player.pk not in ladder.ratings
+    ]
     return render(request, template, context)
 
 
@@ -100,21 +111,20 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """A player's games and win rate, their hands as declarers and as opponents, kitty scoops,
     big wins and near misses, partners and opponents, and their rating over time."""
     group = member_group(request, group_id)
-    person = get_object_or_404(Player, pk=pk, group=group)
-    history = GameSummary.history(group)
-    records = [record for _game, record in history]
-    players = seated(history)
-    stats = player_stats(records, person.pk)
-    ratings = replay_ratings(records)
-    points = ratings.get(person.pk, [])
-    board = [player_id for player_id, _rating in leaderboard(ratings)]
-    mine = [(game, record) for game, record in history if record.seat_of(person.pk)]
+    players = roster(group)
+    if pk not in players:
+        raise Http404("no such player in this group")
+    person = players[pk]
+    ladder = GameSummary.ladder(group)
+    stats = ladder.stats(pk)
+    points = ladder.ratings.get(pk, [])
+    board = [player_id for player_id, _rating in ladder.leaderboard]
     context = {
         "group": group,
         "person": person,
         "stats": stats,
         "rating": points[-1] if points else None,
-        "place": board.index(person.pk) + 1 if person.pk in board else None,
+        "place": board.index(pk) + 1 if pk in board else None,
         "rated": len(board),
         "chart": (
             charts.rating_chart(
@@ -125,26 +135,28 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
             if points
             else None
         ),
-        "others": _others(stats, players),
         "best_partner": _named(stats.best_partner, players),
         "worst_partner": _named(stats.worst_partner, players),
         "toughest_opponent": _named(stats.toughest_opponent, players),
-        "recent": [game_row(game, record) for game, record in mine[::-1][:RECENT_GAMES]],
+        "others": _others(stats, players),
+        "recent": [
+            game_row(record, players) for record in ladder.games_of(pk)[::-1][:RECENT_GAMES]
+        ],
     }
     return render(request, "companion/player.html", context)
 
 
-def _named(matchup, players: dict[int, Player]) -> dict | None:
+def _named(matchup: Matchup | None, players: dict[int, Player]) -> dict | None:
     return None if matchup is None else {"player": players[matchup.player], "matchup": matchup}
 
 
-def _others(stats, players: dict[int, Player]) -> list[dict]:
+def _others(stats: PlayerStats, players: dict[int, Player]) -> list[dict]:
     """Everyone the player has finished a game with or against, by name."""
     partners = {matchup.player: matchup for matchup in stats.partners}
     opponents = {matchup.player: matchup for matchup in stats.opponents}
     return [
         {"player": player, "partner": partners.get(pk), "opponent": opponents.get(pk)}
-        for pk, player in players.items()
+        for pk, player in sorted(players.items(), key=lambda item: item[1].name.lower())
         if pk in partners or pk in opponents
     ]
 
@@ -152,7 +164,8 @@ def _others(stats, players: dict[int, Player]) -> list[dict]:
 @login_required
 def game_replay(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """The game's hands replayed under another preset or one of the group's tables, as far as
-    they can be: the replay stops, and says why, at the first hand those rules cannot take."""
+    they can be: the replay stops, and says why, at the first hand those rules cannot take. When
+    the other rules rotate who starts, a hand is taken as started by the declarer's partner."""
     group = member_group(request, group_id)
     game = get_object_or_404(Game.objects.select_related(*GAME_FIELDS), pk=pk, group=group)
     hands = list(game.hands.all())

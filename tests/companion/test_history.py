@@ -166,18 +166,32 @@ def many_games(group, cast):
 def test_the_history_runs_a_fixed_number_of_queries(
     member, group, cast, many_games, django_assert_max_num_queries
 ):
-    # The first visit makes every game's summary: one query reads the hands, one saves.
-    with django_assert_max_num_queries(6):
+    # The first visit makes every game's summary: one query reads the games, one their hands,
+    # one saves the summaries; later visits find the ladder kept and ask only whether it holds.
+    with django_assert_max_num_queries(8):
         first = member.get(url(group))
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):
         again = member.get(url(group), {"player": cast["Mei"].pk, "page": "2"})
     make_games(group, list(cast.values()), 12, seed=4)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(8):
         more = member.get(url(group))
 
     assert first.status_code == again.status_code == more.status_code == 200
     assert GameSummary.objects.count() == 48
     assert "48 games" in more.text
+
+
+def test_the_ladder_is_kept_until_a_game_changes(group, cast, user, many_games):
+    kept = GameSummary.ladder(group)
+
+    assert GameSummary.ladder(group) is kept
+    game = many_games[-1]
+    game.delete_hand(game.hands.count(), version=game.version, by=user)
+    changed = GameSummary.ladder(group)
+    assert changed is not kept
+    assert changed.records == records_by_replay(group)
+    Game.objects.filter(pk=many_games[0].pk).delete()
+    assert len(GameSummary.ladder(group).records) == len(many_games) - 1
 
 
 def records_by_replay(group) -> list[GameRecord]:
@@ -220,7 +234,7 @@ def test_the_summaries_agree_with_a_replay_after_edits_deletes_and_new_hands(
             by=user,
         )
 
-    stored = [record for _game, record in GameSummary.history(group)]
+    stored = list(GameSummary.ladder(group).records)
     fresh = records_by_replay(group)
 
     assert stored == fresh
@@ -233,12 +247,12 @@ def test_the_summaries_agree_with_a_replay_after_edits_deletes_and_new_hands(
 def test_a_summary_of_hands_changed_behind_its_back_is_made_again_when_the_version_moves(
     group, cast, many_games
 ):
-    GameSummary.history(group)
+    GameSummary.ladder(group)
     game = many_games[0]
     Hand.objects.filter(game=game).order_by("-number").first().delete()
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
 
-    stored = [record for _game, record in GameSummary.history(group)]
+    stored = list(GameSummary.ladder(group).records)
 
     assert stored == records_by_replay(group)
 
@@ -249,7 +263,7 @@ def test_ratings_replay_every_finished_game_in_order_with_openskill(group, two_g
     mei, lin, jun, hao = (model.rating() for _ in range(4))
     [[mei, lin], [jun, hao]] = model.rate([[mei, lin], [jun, hao]], ranks=[0, 1])
 
-    ratings = replay_ratings(record for _game, record in GameSummary.history(group))
+    ratings = GameSummary.ladder(group).ratings
 
     assert ratings[cast["Mei"].pk][-1].mu == pytest.approx(mei.mu)
     assert ratings[cast["Hao"].pk][-1].sigma == pytest.approx(hao.sigma)
@@ -267,11 +281,11 @@ def test_an_edit_to_an_old_game_changes_the_ratings_after_it(group, two_games, c
         [hand("N", 0)],
         levels=("A", "2"),
     )
-    before = replay_ratings(record for _game, record in GameSummary.history(group))
+    before = GameSummary.ladder(group).ratings
 
     # The old game's last hand was really 80: Jun and Hao took the deal, and it is unfinished.
     won.edit_hand(2, {"opponent_points": 80}, version=won.version, by=user)
-    after = replay_ratings(record for _game, record in GameSummary.history(group))
+    after = GameSummary.ladder(group).ratings
 
     assert [point.game for point in before[cast["Mei"].pk]] == [won.pk, later.pk]
     assert [point.game for point in after[cast["Mei"].pk]] == [later.pk]
@@ -286,6 +300,6 @@ def test_the_docstring_examples_hold(module):
 
 
 def test_a_team_of_the_record_is_the_winner_of_the_first_game(group, two_games):
-    records = [record for _game, record in GameSummary.history(group)]
+    records = list(GameSummary.ladder(group).records)
 
     assert [record.winner for record in records] == [Team.NORTH_SOUTH, None]

@@ -122,7 +122,7 @@ def test_the_game_page_links_to_the_replay_and_draws_the_level_race(member, game
 
     assert f"/groups/{game.group_id}/games/{game.pk}/replay/" in page
     assert "The level race over 6 hands" in page
-    assert page.count("<path ") == 2
+    assert page.count('stroke-width="2.5"') == 2  # a step line per team
 
 
 def test_the_replay_runs_a_fixed_number_of_queries(member, game, django_assert_max_num_queries):
