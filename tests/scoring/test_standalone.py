@@ -38,6 +38,7 @@ def django_modules_loaded_by(imports: str) -> list[str]:
         "import scoring",
         "import scoring.cli, scoring.settle, scoring.rules, scoring.cards, scoring.errors",
         "import scoring.__main__",
+        "import scoring.game, scoring.stats",
     ],
 )
 def test_importing_scoring_loads_no_django_module(imports: str) -> None:
