@@ -303,3 +303,13 @@ def test_a_team_of_the_record_is_the_winner_of_the_first_game(group, two_games):
     records = list(GameSummary.ladder(group).records)
 
     assert [record.winner for record in records] == [Team.NORTH_SOUTH, None]
+
+
+def test_a_group_without_games_has_an_empty_history(member, group, cast):
+    page = text(member.get(url(group)))
+    player = text(member.get(f"/groups/{group.pk}/players/{cast['Ed'].pk}/"))
+
+    assert "0 games · 0 hands" in page
+    assert "Ratings appear once a game is finished." in page
+    assert "No games here." in page
+    assert "No finished game yet: no rating." in player and "No games yet." in player
