@@ -51,7 +51,7 @@ from scoring import Card, CardError, Format, Rank, RulesError, ScoringError, Sid
 from scoring import points as card_points
 from scoring.cards import check_copies
 from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
-from scoring.settle import KITTY_CARDS, LastTrick
+from scoring.settle import KITTY_CARDS
 
 FORMAT = "tractor-companion-group"
 VERSION = 1
@@ -100,6 +100,8 @@ CSV_COLUMNS = (
     "last_trick_winner",
     "last_trick_format",
     "last_trick_cards",
+    "declarer_cards_taken_back",
+    "opponent_cards_taken_back",
     "opponent_total",
     "winner",
     "north_south_level",
@@ -227,6 +229,8 @@ def hands_csv(group: Group) -> Iterator[list]:
                 hand.last_trick_winner,
                 hand.last_trick_format,
                 hand.last_trick_cards,
+                hand.declarer_cards_taken_back,
+                hand.opponent_cards_taken_back,
                 played.settlement.opponent_total,
                 played.settlement.winner.value,
                 after.north_south.symbol,
@@ -482,7 +486,13 @@ def _hand(where: str, raw: object) -> tuple[dict, HandResult]:
     for name, allowed in HAND_CHOICES.items():
         _choice(raw, name, where, allowed)
     _text(raw, "kitty_cards", where, empty=True)
-    for name in ("kitty_points", "opponent_points", "last_trick_cards"):
+    for name in (
+        "kitty_points",
+        "opponent_points",
+        "last_trick_cards",
+        "declarer_cards_taken_back",
+        "opponent_cards_taken_back",
+    ):
         if _not_int(raw[name]):
             raise ExchangeError(f"{where}: {name} must be a whole number, got {_show(raw[name])}")
     fields = {name: raw[name] for name in HAND_FIELDS}
@@ -490,17 +500,7 @@ def _hand(where: str, raw: object) -> tuple[dict, HandResult]:
         fields["kitty_cards"] = _kitty(where, fields["kitty_cards"], fields["kitty_points"])
     fields["created"] = _datetime(raw, "created", where)
     fields["updated"] = _datetime(raw, "updated", where)
-    result = HandResult(
-        declarer=Seat(fields["declarer"]),
-        opponent_points=fields["opponent_points"],
-        kitty_points=fields["kitty_points"],
-        last_trick=LastTrick(
-            Side(fields["last_trick_winner"]),
-            Format(fields["last_trick_format"]),
-            fields["last_trick_cards"],
-        ),
-    )
-    return fields, result
+    return fields, Hand(**fields).result
 
 
 def _kitty(where: str, text: str, points: int) -> str:

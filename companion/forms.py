@@ -33,6 +33,7 @@ from scoring import (
     Side,
     Starter,
     Suit,
+    TakenBack,
     TractorFollow,
     Trump,
     judge,
@@ -64,6 +65,7 @@ ERROR_FIELDS = {
     "opponent_points": "opponent_points",
     "kitty_points": "kitty_points",
     "last_trick": "last_trick_cards",
+    "taken_back": "declarer_cards_taken_back",
 }
 
 
@@ -184,11 +186,31 @@ class HandForm(HandResultForm):
         required=False,
         help_text=_("The 8 buried cards, like 5H KD TS, or leave empty and give the points."),
     )
+    declarer_cards_taken_back = forms.IntegerField(
+        label=_("Cards the declarers took back"),
+        help_text=_("From their failed throws."),
+        required=False,
+        min_value=0,
+        initial=0,
+        widget=forms.NumberInput(attrs={"min": 0, "max": 100, "inputmode": "numeric"}),
+    )
+    opponent_cards_taken_back = forms.IntegerField(
+        label=_("Cards the opponents took back"),
+        help_text=_("From their failed throws."),
+        required=False,
+        min_value=0,
+        initial=0,
+        widget=forms.NumberInput(attrs={"min": 0, "max": 100, "inputmode": "numeric"}),
+    )
 
     def __init__(self, *args, game: ScoredGame, number: int, players: dict, **kwargs) -> None:
         """``game`` is the scored game before this hand; ``number`` the hand's number."""
         super().__init__(*args, **kwargs)
         self.fields["kitty_points"].required = False  # tapping the kitty's cards gives them
+        if not game.setup.rules.throws:
+            # Nothing is ever taken back where nothing may be thrown.
+            del self.fields["declarer_cards_taken_back"]
+            del self.fields["opponent_cards_taken_back"]
         self.before = game
         self.number = number
         state = game.state
@@ -232,7 +254,14 @@ class HandForm(HandResultForm):
             data,
             lambda last_trick: self.before.play(
                 HandResult(
-                    data["declarer"], data["opponent_points"], data["kitty_points"], last_trick
+                    data["declarer"],
+                    data["opponent_points"],
+                    data["kitty_points"],
+                    last_trick,
+                    TakenBack(
+                        data.get("declarer_cards_taken_back") or 0,
+                        data.get("opponent_cards_taken_back") or 0,
+                    ),
                 )
             ),
         )
@@ -255,6 +284,8 @@ class HandForm(HandResultForm):
             "last_trick_winner": data["last_trick"].winner.value,
             "last_trick_format": data["last_trick"].format.value,
             "last_trick_cards": data["last_trick"].cards,
+            "declarer_cards_taken_back": data.get("declarer_cards_taken_back") or 0,
+            "opponent_cards_taken_back": data.get("opponent_cards_taken_back") or 0,
         }
 
     @classmethod

@@ -279,6 +279,9 @@ class Hand(models.Model):
     last_trick_winner = models.CharField(max_length=10)
     last_trick_format = models.CharField(max_length=8)
     last_trick_cards = models.PositiveSmallIntegerField()
+    # Cards taken back from failed throws, by the thrower's side; the rules price them.
+    declarer_cards_taken_back = models.PositiveSmallIntegerField(default=0)
+    opponent_cards_taken_back = models.PositiveSmallIntegerField(default=0)
     request_key = models.CharField(max_length=40, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -308,6 +311,8 @@ class Hand(models.Model):
         "last_trick_winner",
         "last_trick_format",
         "last_trick_cards",
+        "declarer_cards_taken_back",
+        "opponent_cards_taken_back",
     )
 
     def snapshot(self) -> dict:
@@ -324,6 +329,9 @@ class Hand(models.Model):
                 scoring.Side(self.last_trick_winner),
                 scoring.Format(self.last_trick_format),
                 self.last_trick_cards,
+            ),
+            taken_back=scoring.TakenBack(
+                self.declarer_cards_taken_back, self.opponent_cards_taken_back
             ),
         )
 
@@ -486,6 +494,8 @@ HAND_RESULT_FIELDS = (
     "last_trick_winner",
     "last_trick_format",
     "last_trick_cards",
+    "declarer_cards_taken_back",
+    "opponent_cards_taken_back",
 )
 
 

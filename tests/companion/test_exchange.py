@@ -44,6 +44,8 @@ FIRST = {
     "last_trick_winner": "declarers",
     "last_trick_format": "single",
     "last_trick_cards": 1,
+    "declarer_cards_taken_back": 0,
+    "opponent_cards_taken_back": 0,
 }
 SECOND = {
     "declarer": "S",
@@ -55,6 +57,8 @@ SECOND = {
     "last_trick_winner": "opponents",
     "last_trick_format": "pair",
     "last_trick_cards": 2,
+    "declarer_cards_taken_back": 0,
+    "opponent_cards_taken_back": 0,
 }
 # Thursday Tractor as a hand-written export: the cast, a house table, one standard game of two
 # hands (the second's trump corrected), a dispute saved to hand 2.
@@ -254,15 +258,16 @@ def test_it_writes_a_csv_row_per_hand_with_scorings_results(member, group, playe
     assert rows[0] == [
         "game", "date", "north", "east", "south", "west", "rules", "hand", "declarer_seat",
         "declarer", "bid", "trump", "kitty_cards", "kitty_points", "opponent_points",
-        "last_trick_winner", "last_trick_format", "last_trick_cards", "opponent_total",
+        "last_trick_winner", "last_trick_format", "last_trick_cards",
+        "declarer_cards_taken_back", "opponent_cards_taken_back", "opponent_total",
         "winner", "north_south_level", "east_west_level",
     ]  # fmt: skip
     date = game.created.date().isoformat()
     assert rows[1:] == [
         [str(game.pk), date, "Mei", "Jun", "Lin", "Hao", "standard", "1", "N", "Mei", "one",
-         "H", "", "10", "45", "declarers", "single", "1", "45", "declarers", "3", "2"],
+         "H", "", "10", "45", "declarers", "single", "1", "0", "0", "45", "declarers", "3", "2"],
         [str(game.pk), date, "Mei", "Jun", "Lin", "Hao", "standard", "2", "S", "Lin", "pair",
-         "S", "5H 5S TD KC 2C 3C 4C 6C", "30", "60", "opponents", "pair", "2", "120",
+         "S", "5H 5S TD KC 2C 3C 4C 6C", "30", "60", "opponents", "pair", "2", "0", "0", "120",
          "opponents", "3", "2"],
     ]  # fmt: skip
 

@@ -302,3 +302,31 @@ def test_pages_use_a_fixed_number_of_queries_however_long_the_game(
         assert client.get(game.get_absolute_url()).status_code == 200
     with django_assert_max_num_queries(6):
         assert client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").status_code == 200
+
+
+@pytest.fixture
+def open_ladder_game(game):
+    Game.objects.filter(pk=game.pk).update(rules_json=get_rules("open-ladder").to_json())
+    game.refresh_from_db()
+    return game
+
+
+def test_a_failed_throw_moves_points_under_rules_with_throws(client, open_ladder_game):
+    game = open_ladder_game
+    page = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
+    assert "Cards the declarers took back" in page
+
+    record(client, game, opponent_points="60", declarer_cards_taken_back="3")
+
+    saved = Hand.objects.get()
+    assert saved.declarer_cards_taken_back == 3
+    page = client.get(game.get_absolute_url()).text
+    assert "Opponents 60 + 30 for failed throws = 90: 80–115, opponents take the deal" in page
+
+
+def test_the_hand_form_asks_about_failed_throws_only_where_throws_are_allowed(client, game):
+    page = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
+
+    assert "Cards the declarers took back" not in page
+    record(client, game, declarer_cards_taken_back="3")
+    assert Hand.objects.get().declarer_cards_taken_back == 0

@@ -204,6 +204,8 @@ def _hand(rng: random.Random, rules: Rules, game: Game) -> tuple[HandResult, dic
         "last_trick_winner": last_trick.winner.value,
         "last_trick_format": last_trick.format.value,
         "last_trick_cards": last_trick.cards,
+        "declarer_cards_taken_back": 0,
+        "opponent_cards_taken_back": 0,
     }
     return HandResult(declarer, opponents, kitty, last_trick), entered
 
