@@ -30,6 +30,10 @@ from scoring import PRESETS, Band, Side
 PREVIEW_AXIS_END = 220
 
 
+# The group page lists the latest games; the ladder history holds them all.
+RECENT_GAMES = 10
+
+
 def member_group(request: HttpRequest, group_id: int) -> Group:
     """The group ``group_id`` if the request's user is one of its members, else Http404.
 
@@ -111,7 +115,8 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, template + "#roster", context)
     invite_url = request.build_absolute_uri(reverse("group_join", args=[group.invite_token]))
     context |= {
-        "games": group.games.select_related("north", "east", "south", "west"),
+        "games": group.games.select_related("north", "east", "south", "west")[:RECENT_GAMES],
+        "games_count": group.games.count(),
         "tables": group.scoring_tables.all(),
         "invite_url": invite_url,
         "invite_qr": invite_qr(invite_url),

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from companion.models import Game, Group, Membership, Player
-from scoring import PRESETS
+from scoring import PRESETS, get_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +193,14 @@ def test_it_keeps_the_name_when_the_new_one_is_blank(member, group):
     group.refresh_from_db()
     assert group.name == "Thursday Tractor"
     assert not group.players.exists()
+
+
+def test_the_group_page_lists_the_latest_games_and_counts_them_all(member, group, players):
+    rules = get_rules("standard").to_json()
+    for _ in range(12):
+        Game.objects.create(group=group, rules_json=rules, **players)
+
+    page = member.get(f"/groups/{group.pk}/").text
+
+    assert page.count('class="list-group-item list-group-item-action"') == 10
+    assert "The latest 10 of 12 games." in page
