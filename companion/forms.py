@@ -9,6 +9,8 @@ from typing import TypeVar
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from companion import exchange
@@ -529,6 +531,35 @@ class PlayerForm(forms.ModelForm):
                 _("%(name)s is already on the roster."), params={"name": name}, code="unique"
             )
         return name
+
+
+class PlayerAccountForm(forms.Form):
+    """Which player on the roster is the signed-in member: one each, and never someone
+    another account already claimed."""
+
+    player = forms.ModelChoiceField(
+        label=_("You on the roster"),
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label=_("Nobody yet"),
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+
+    def __init__(self, *args, group: Group, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.group, self.user = group, user
+        field = self.fields["player"]
+        field.queryset = group.players.filter(Q(user=None) | Q(user=user))
+        field.initial = group.players.filter(user=user).first()
+
+    def save(self) -> Player | None:
+        with transaction.atomic():
+            self.group.players.filter(user=self.user).update(user=None)
+            player = self.cleaned_data["player"]
+            if player is not None:
+                player.user = self.user
+                player.save(update_fields=["user"])
+        return player
 
 
 KITTY_CHOICES = [

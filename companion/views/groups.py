@@ -19,6 +19,7 @@ from companion.forms import (
     SEATS,
     GameForm,
     GroupForm,
+    PlayerAccountForm,
     PlayerForm,
     ScoringTableForm,
     SignupForm,
@@ -101,6 +102,17 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Renamed the group %(name)s.") % {"name": group})
             return redirect(group)
         group.refresh_from_db(fields=["name"])  # the form wrote the refused name on it
+    elif request.method == "POST" and request.POST.get("action") == "me":
+        account_form = PlayerAccountForm(request.POST, group=group, user=request.user)
+        if account_form.is_valid():
+            player = account_form.save()
+            if player is None:
+                messages.success(request, _("You are no longer on the roster."))
+            else:
+                messages.success(request, _("You are %(name)s on the roster.") % {"name": player})
+        else:
+            messages.error(request, _("That player is someone else's."))
+        return redirect(group)
     elif request.method == "POST":
         form = PlayerForm(request.POST, group=group)
         if form.is_valid():
@@ -110,7 +122,12 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(group)
             form = PlayerForm(group=group)
     template = "companion/group.html"
-    context = {"group": group, "form": form, "players": group.players.all()}
+    context = {
+        "group": group,
+        "form": form,
+        "players": group.players.select_related("user"),
+        "account_form": PlayerAccountForm(group=group, user=request.user),
+    }
     if request.htmx:
         return render(request, template + "#roster", context)
     invite_url = request.build_absolute_uri(reverse("group_join", args=[group.invite_token]))

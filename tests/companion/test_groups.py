@@ -204,3 +204,34 @@ def test_the_group_page_lists_the_latest_games_and_counts_them_all(member, group
 
     assert page.count('class="list-group-item list-group-item-action"') == 10
     assert "The latest 10 of 12 games." in page
+
+
+def test_a_member_says_which_player_they_are_and_can_take_it_back(member, user, group, players):
+    mei = players["north"]
+
+    response = member.post(f"/groups/{group.pk}/", {"action": "me", "player": mei.pk})
+
+    assert response.status_code == 302
+    mei.refresh_from_db()
+    assert mei.user == user
+    page = member.get(f"/groups/{group.pk}/").text
+    assert "You are Mei on the roster." in page
+    assert "· mei</span>" in page
+
+    member.post(f"/groups/{group.pk}/", {"action": "me", "player": ""})
+    mei.refresh_from_db()
+    assert mei.user is None
+
+
+def test_a_member_cannot_claim_a_player_another_account_claimed(
+    member, user, outsider, group, players
+):
+    jun = players["east"]
+    jun.user = outsider
+    jun.save()
+
+    response = member.post(f"/groups/{group.pk}/", {"action": "me", "player": jun.pk}, follow=True)
+
+    jun.refresh_from_db()
+    assert jun.user == outsider
+    assert "That player is someone else&#x27;s." in response.text
