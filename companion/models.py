@@ -203,20 +203,29 @@ class Game(models.Model):
             for hand in hands[number - 1 :]:
                 hand.number -= 1
                 hand.save(update_fields=["number"])
+            # Precedents waiting for the hand being played move up with it.
+            game.disputes.filter(hand=None, hand_number__gt=number).update(
+                hand_number=models.F("hand_number") - 1
+            )
             game._changed(number, HandChange.Action.DELETED, before, None, by)
         self.version = game.version
 
     def add_dispute(self, number: int, request: dict, verdict: dict, *, by) -> Dispute:
         """Keep a judged trick as a precedent of hand ``number``, or of the hand being played
         when that hand is not recorded yet (it joins the hand when it is)."""
-        return Dispute.objects.create(
-            game=self,
-            hand=self.hands.filter(number=number).first(),
-            hand_number=number,
-            request=request,
-            verdict=verdict,
-            created_by=by if by and by.is_authenticated else None,
-        )
+        with transaction.atomic():
+            dispute = Dispute.objects.create(
+                game=self,
+                hand=self.hands.filter(number=number).first(),
+                hand_number=number,
+                request=request,
+                verdict=verdict,
+                created_by=by if by and by.is_authenticated else None,
+            )
+            # Watching phones show the new precedent at their next poll.
+            Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
+        self.refresh_from_db(fields=["version"])
+        return dispute
 
     def precedents(self, hands: list[Hand]) -> dict[int, list[Dispute]]:
         """The saved disputes by hand number (``hands`` already fetched), in one query; those of

@@ -10,7 +10,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
-from django_htmx.http import HttpResponseClientRedirect
 
 from companion.forms import SEAT_NAMES, HandForm
 from companion.models import Game, Hand, StaleGame
@@ -184,15 +183,14 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
                     by=request.user,
                 )
         except StaleGame:
+            # Shown the game as it now is, the slower scorekeeper sees whether their hand is in.
             messages.warning(
                 request, _("Someone else saved a change first. The game is shown as it is now.")
             )
-            game.refresh_from_db(fields=["version"])
+            return redirect(game)
         except GameError as error:
             form.add_error(None, str(error))
         else:
-            if request.htmx:
-                return HttpResponseClientRedirect(game.get_absolute_url())
             return redirect(game)
 
     template = "companion/hand_form.html"

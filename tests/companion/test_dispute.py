@@ -311,6 +311,7 @@ def test_a_precedent_of_the_hand_being_played_joins_it_when_it_is_recorded(membe
     dispute = Dispute.objects.get()
     assert dispute.hand is None
     assert "This hand: 1 precedent" in text(member.get(game.get_absolute_url()).text)
+    game.refresh_from_db()  # the precedent changed the game for the phones watching it
 
     member.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
@@ -416,3 +417,32 @@ def test_the_scoreboard_s_queries_do_not_grow_with_precedents(member, game):
 
     assert with_precedents == without <= 6
     assert text(page).count("1 precedent Mei is winning so far") == 300
+
+
+def test_watching_phones_see_a_new_precedent(member, client, game):
+    add_hand(game, 1)
+    game.refresh_from_db()
+    since = game.version
+
+    member.post(dispute_url(game), trick_in_game(action="save", hand_number="1"))
+
+    poll = client.get(
+        f"/watch/{game.share_token}/", {"since": since}, headers={"HX-Request": "true"}
+    )
+    assert poll.status_code == 200
+    assert "1 precedent" in text(poll.text)
+
+
+def test_deleting_an_earlier_hand_keeps_waiting_precedents_with_the_hand_being_played(member, game):
+    for number, declarer in ((1, "N"), (2, "S"), (3, "N")):  # open-ladder rotates the start
+        add_hand(game, number, declarer=declarer)
+    member.post(dispute_url(game), trick_in_game(action="save", hand_number="4"))
+    game.refresh_from_db()
+
+    member.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
+        {"action": "delete", "version": game.version},
+    )
+
+    assert Dispute.objects.get().hand_number == 3
+    assert "This hand: 1 precedent" in text(member.get(game.get_absolute_url()).text)

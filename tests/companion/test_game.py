@@ -142,11 +142,14 @@ def test_it_tells_the_slower_of_two_scorekeepers_and_keeps_the_first_save(client
     client.post(url, {"version": loaded_version, "request_key": "phone-1", **hand()})
 
     response = client.post(
-        url, {"version": loaded_version, "request_key": "phone-2", **hand(opponent_points="0")}
+        url,
+        {"version": loaded_version, "request_key": "phone-2", **hand(opponent_points="0")},
+        follow=True,
     )
 
-    assert response.status_code == 200
+    assert response.redirect_chain == [(game.get_absolute_url(), 302)]
     assert "Someone else saved a change first" in response.text
+    assert "Opponents 45: 40–75, declarers climb 1" in response.text
     assert list(Hand.objects.values_list("opponent_points", flat=True)) == [45]
 
 
