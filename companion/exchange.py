@@ -50,6 +50,7 @@ from companion.models import (
 from scoring import Card, CardError, Format, Rank, RulesError, ScoringError, Side, rules_from_json
 from scoring import points as card_points
 from scoring.cards import check_copies
+from scoring.cli import judge_request
 from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
 from scoring.settle import KITTY_CARDS
 
@@ -371,11 +372,16 @@ def read(data: object) -> GroupExport:
             raise ExchangeError(f"{where}: {username!r} is a member twice")
         members[username] = _datetime(raw, "joined", where)
     players = tuple(_player(number, raw) for number, raw in _items(top, "players", "the file"))
-    names = set()
+    names, accounts = set(), set()
     for number, player in enumerate(players, start=1):
         if player["name"] in names:
             raise ExchangeError(f"player {number}: {player['name']!r} is on the roster twice")
         names.add(player["name"])
+        if player["user"] is not None and player["user"] in accounts:
+            raise ExchangeError(
+                f"player {number}: the account {player['user']!r} is another player already"
+            )
+        accounts.add(player["user"])
     return GroupExport(
         name=_text(group, "name", "group", longest=Group._meta.get_field("name").max_length),
         created=_datetime(group, "created", "group"),
@@ -552,6 +558,12 @@ def _dispute(where: str, raw: object, hands: int) -> dict:
         )
     for name in ("request", "verdict"):
         _plain(f"{where}: {name}", _object(raw[name], f"{where}: {name}"))
+    try:
+        verdict = judge_request(raw["request"])
+    except (ScoringError, RecursionError) as error:
+        raise ExchangeError(f"{where}: request: {error}") from None
+    if verdict != raw["verdict"]:
+        raise ExchangeError(f"{where}: the verdict is not what scoring answers for the request")
     return {
         "hand_number": number,
         "hand": linked,

@@ -17,6 +17,7 @@ from django.db import DatabaseError
 from companion import exchange
 from companion.models import Dispute, Game, Group, HandChange, Membership, Player
 from scoring import get_rules
+from scoring.cli import judge_request
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +60,13 @@ SECOND = {
     "last_trick_cards": 2,
     "declarer_cards_taken_back": 0,
     "opponent_cards_taken_back": 0,
+}
+# The disputed trick: East's big joker takes North's king of trumps.
+TRICK = {
+    "rules": "standard",
+    "level": "3",
+    "trump": "S",
+    "plays": [["N", ["KS"]], ["E", ["BJ"]], ["S", ["2S"]], ["W", ["4S"]]],
 }
 # Thursday Tractor as a hand-written export: the cast, a house table, one standard game of two
 # hands (the second's trump corrected), a dispute saved to hand 2.
@@ -126,8 +134,8 @@ DOCUMENT = {
                 {
                     "hand_number": 2,
                     "hand": 2,
-                    "request": {"rules": "standard", "level": "3", "trump": "S", "plays": []},
-                    "verdict": {"winner": "E", "reason": "trumped"},
+                    "request": TRICK,
+                    "verdict": judge_request(TRICK),
                     "created_by": "mei",
                     "created": "2025-03-06T19:39:00+00:00",
                 }
@@ -325,6 +333,10 @@ def test_the_new_group_page_links_to_the_import(member):
 # Bad files: (what is wrong, how to break DOCUMENT, what the message says).
 
 
+def _both(first, second):
+    return lambda data: second(first(data))
+
+
 def _set(path: str, value):
     def change(data: dict) -> dict:
         *parents, last = path.split(".")
@@ -433,6 +445,21 @@ BAD = [
         "a NUL in a name",
         _set("players.1.name", "J\x00un"),
         "player 2: name holds a NUL character",
+    ),
+    (
+        "a forged verdict",
+        _set("games.0.disputes.0.verdict.winner", "N"),
+        "game 1, dispute 1: the verdict is not what scoring answers for the request",
+    ),
+    (
+        "a dispute scoring cannot judge",
+        _set("games.0.disputes.0.request.plays", []),
+        "game 1, dispute 1: request: plays is empty: a trick needs at least its lead",
+    ),
+    (
+        "one account for two players",
+        _both(_set("players.0.user", "mei"), _set("players.1.user", "mei")),
+        "player 2: the account 'mei' is another player already",
     ),
 ]
 
