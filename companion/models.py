@@ -4,6 +4,7 @@ it means; no game rule is computed here."""
 from __future__ import annotations
 
 import secrets
+import threading
 from collections import OrderedDict
 
 from django.conf import settings
@@ -434,15 +435,17 @@ class GameSummary(models.Model):
         of :meth:`records` when some are stale.
         """
         signature = (group.created, *group.games.aggregate(**GAMES_SIGNATURE).values())
-        kept = _LADDERS.get(group.pk)
-        if kept is not None and kept[0] == signature:
-            _LADDERS.move_to_end(group.pk)
-            return kept[1]
+        with _LADDERS_LOCK:
+            kept = _LADDERS.get(group.pk)
+            if kept is not None and kept[0] == signature:
+                _LADDERS.move_to_end(group.pk)
+                return kept[1]
         games = list(group.games.select_related("summary").order_by("created", "pk"))
         ladder = Ladder(cls.records(games))
-        _LADDERS[group.pk] = (signature, ladder)
-        while len(_LADDERS) > KEPT_LADDERS:
-            _LADDERS.popitem(last=False)
+        with _LADDERS_LOCK:
+            _LADDERS[group.pk] = (signature, ladder)
+            while len(_LADDERS) > KEPT_LADDERS:
+                _LADDERS.popitem(last=False)
         return ladder
 
     @classmethod
@@ -493,6 +496,7 @@ GAMES_SIGNATURE = {
 }
 KEPT_LADDERS = 32
 _LADDERS: OrderedDict[int, tuple[tuple, Ladder]] = OrderedDict()
+_LADDERS_LOCK = threading.Lock()  # the server's threads share the kept ladders
 
 HAND_RESULT_FIELDS = (
     "game_id",

@@ -134,7 +134,8 @@ def main(argv: list[str], stdin: TextIO | None = None) -> int:
             raise ScoringError("the input is nested too deeply to read") from None
         answer = command(request)
     except ScoringError as error:
-        print(error, file=sys.stderr)
+        # One line, whatever the request's own strings hold.
+        print(" ".join(str(error).splitlines()), file=sys.stderr)
         return 2
     json.dump(answer, sys.stdout, ensure_ascii=False)
     print()

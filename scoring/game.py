@@ -193,7 +193,9 @@ class Game:
 
 
 def start(setup: GameSetup) -> GameState:
-    return GameState(levels=setup.levels, declarers=None, starter=setup.first_starter)
+    # A chosen first starter binds only rules that rotate the start; elsewhere the bid decides.
+    starter = setup.first_starter if setup.rules.starter is Starter.ROTATE else None
+    return GameState(levels=setup.levels, declarers=None, starter=starter)
 
 
 def replay(setup: GameSetup, results: Iterable[HandResult]) -> Game:

@@ -142,10 +142,10 @@ def explain(settlement: Settlement, gettext: Callable[[str], str] = str) -> str:
     if s.game_over and not s.past_ace:
         outcome = gettext("declarers hold at A and win the game")
     elif s.game_over and declarers:
-        outcome = gettext("declarers climb {levels} past A: declarers win the game")
+        outcome = gettext("declarers climb {levels} and pass A: declarers win the game")
     elif s.game_over:
         outcome = gettext(
-            "opponents take the deal and climb {levels} past A: opponents win the game"
+            "opponents take the deal and climb {levels}, passing A: opponents win the game"
         )
     elif declarers and not s.levels_gained:
         outcome = gettext("declarers keep the deal")

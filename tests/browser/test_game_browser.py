@@ -68,3 +68,12 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     assert phone.get_by_text("win the game").count() == 0
     watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for()
     screenshot(phone, "after-correction")
+
+    # Undo asks first: dismissed, nothing happens; accepted, hand 2 goes (into the history).
+    phone.once("dialog", lambda dialog: dialog.dismiss())
+    phone.get_by_role("button", name="Undo last hand").click()
+    assert phone.locator("#hand-2").count() == 1
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_role("button", name="Undo last hand").click()
+    phone.get_by_text("Hand 2 undone.").wait_for()
+    assert phone.locator("#hand-2").count() == 0

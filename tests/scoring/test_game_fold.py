@@ -108,3 +108,11 @@ def test_a_bad_hand_names_its_number():
 
     with pytest.raises(GameError, match="hand 2: opponent_points must be a multiple of 5"):
         game.play(hand("N", 42))
+
+
+def test_a_chosen_first_starter_does_not_bind_rules_where_the_bid_decides():
+    setup = GameSetup(get_rules("standard"), first_starter=Seat.EAST)
+
+    game = replay(setup, [hand("N", 45)])
+
+    assert game.hands[0].declarers is Team.NORTH_SOUTH

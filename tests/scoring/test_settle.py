@@ -276,8 +276,8 @@ def test_the_kawu_example_of_engine_json() -> None:
             160,
             40,
             OPPONENTS_TAKE_THE_LAST_SINGLE,
-            "Opponents 160 + kitty 40 × 2 = 240: 200+, opponents take the deal and climb 4 past A: "
-            "opponents win the game",
+            "Opponents 160 + kitty 40 × 2 = 240: 200+, opponents take the deal and climb 4, "
+            "passing A: opponents win the game",
         ),
         (
             "simplified",
@@ -374,7 +374,9 @@ def test_levels_stop_at_A_and_each_preset_ends_the_game_its_way(
 
 def test_open_ladder_never_says_stopping_at_A_because_passing_A_wins() -> None:
     result = settle_total("open-ladder", 0, "Q", "3")
-    assert result.explanation == "Opponents 0: 0, declarers climb 3 past A: declarers win the game"
+    assert (
+        result.explanation == "Opponents 0: 0, declarers climb 3 and pass A: declarers win the game"
+    )
 
 
 @pytest.mark.parametrize(("points", "kitty"), [(200, 0), (120, 80), (0, 80), (0, 0), (195, 5)])

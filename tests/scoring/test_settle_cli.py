@@ -379,3 +379,18 @@ def test_cli_names_where_a_nested_problem_is(request_json, message):
     assert result.returncode == 2
     assert result.stderr == message + "\n"
     assert result.stdout == ""
+
+
+def test_cli_keeps_its_error_to_one_line_whatever_the_request_holds():
+    result = subprocess.run(
+        [sys.executable, "-m", "scoring", "judge"],
+        input=json.dumps({"level": "5", "trump": "H", "plays": [["P\n1", ["XH"]]]}),
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        check=False,
+    )
+
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "unknown card 'XH'" in result.stderr
