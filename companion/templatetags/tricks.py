@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from scoring.cards import BIG_JOKER, Card, Rank, Suit
+from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, Rank, Suit
 
 register = template.Library()
 
@@ -35,6 +35,27 @@ def card_label(card: Card) -> str:
 
 def is_red(card: Card) -> bool:
     return card.suit in (Suit.HEARTS, Suit.DIAMONDS) or card == BIG_JOKER
+
+
+# The card grid: a suit to two rows of seven, A down to 2, black and red suits in turn; then the
+# jokers. ``row_start`` begins a new row.
+GRID_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+CARD_GRID = [
+    {
+        "code": str(card),
+        "label": card_label(card),
+        "red": is_red(card),
+        "row_start": card == SMALL_JOKER or card.rank is Rank.ACE,
+    }
+    for card in sorted(
+        DISTINCT_CARDS,
+        key=lambda card: (
+            (len(GRID_SUITS), card == BIG_JOKER)
+            if card.is_joker
+            else (GRID_SUITS.index(card.suit), -card.rank)
+        ),
+    )
+]
 
 
 @register.filter

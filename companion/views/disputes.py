@@ -10,35 +10,14 @@ from django.utils.translation import gettext as _
 
 from companion.forms import GAME_RULES, NO_TRUMP, DisputeForm
 from companion.models import Dispute, Game, Hand
-from companion.templatetags.tricks import card_label, is_red
+from companion.templatetags.tricks import CARD_GRID
 from companion.views.games import member_game
 from scoring import PRESETS
-from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Rank, Suit
 from scoring.game import Game as ScoredGame
 from scoring.game import Seat
 
 # Standalone, the players are named by their place in the trick: P1 leads.
 STANDALONE_PLAYERS = [(str(number), f"P{number}") for number in range(1, 9)]
-
-# The card grid: a suit to two rows of seven, A down to 2, black and red suits in turn; then the
-# jokers. ``row_start`` begins a new row.
-GRID_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
-CARD_GRID = [
-    {
-        "code": str(card),
-        "label": card_label(card),
-        "red": is_red(card),
-        "row_start": card == SMALL_JOKER or card.rank is Rank.ACE,
-    }
-    for card in sorted(
-        DISTINCT_CARDS,
-        key=lambda card: (
-            (len(GRID_SUITS), card == BIG_JOKER)
-            if card.is_joker
-            else (GRID_SUITS.index(card.suit), -card.rank)
-        ),
-    )
-]
 
 
 def dispute(request: HttpRequest) -> HttpResponse:

@@ -14,37 +14,26 @@ from django.utils.translation import gettext_lazy as _lazy
 from companion.forms import SEAT_NAMES, HandForm
 from companion.models import Game, Hand, StaleGame
 from companion.templatetags.tractor import TEAM_NAMES, level
-from scoring.cards import BIG_JOKER, DISTINCT_CARDS, Rank, Suit
+from companion.templatetags.tricks import CARD_GRID
+from scoring import Rules
+from scoring.cards import Card, Rank, Suit
 from scoring.game import GameError, GameState, Seat, Team
 
 GAME_FIELDS = ("group", "north", "east", "south", "west")
 
-# The totals players call out most: a clean sweep and the thresholds of every preset.
-QUICK_TOTALS = (0, 40, 80, 120)
-# Two decks hold eight of each point card: fives count 5, tens and kings 10.
-POINT_CARDS = (
-    ("fives", _lazy("Fives"), 5),
-    ("tens", _lazy("Tens"), 10),
-    ("kings", _lazy("Kings"), 10),
-)
-
-# The kitty's card grid: each suit from A down, then the jokers.
-KITTY_GRID = [
-    {
-        "code": str(card),
-        "label": str(card.joker) if card.is_joker else f"{card.rank}{card.suit.symbol}",
-        "red": card.suit in (Suit.HEARTS, Suit.DIAMONDS) or card == BIG_JOKER,
-        "points": card.points,
-    }
-    for card in sorted(
-        DISTINCT_CARDS,
-        key=lambda card: (
-            card.is_joker,
-            list(Suit).index(card.suit) if card.suit else 0,
-            -(card.rank or 0),
-        ),
+# Most calls are a clean sweep or a line where the result changes; four buttons fit a phone.
+QUICK_TOTALS_SHOWN = 4
+# The point cards the opponents may have won: two decks hold eight of each.
+POINT_CARDS = tuple(
+    (kind, label, Card(rank=rank, suit=Suit.SPADES).points)
+    for kind, label, rank in (
+        ("fives", _lazy("Fives"), Rank.FIVE),
+        ("tens", _lazy("Tens"), Rank.TEN),
+        ("kings", _lazy("Kings"), Rank.KING),
     )
-]
+)
+# The kitty's card grid is the dispute's, with each card's points for the running total.
+KITTY_GRID = [{**card, "points": Card.parse(card["code"]).points} for card in CARD_GRID]
 
 
 def member_game(request: HttpRequest, group_id: int, pk: int) -> Game:
@@ -209,10 +198,16 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
             "seat_names": SEAT_NAMES,
             "request_key": request.POST.get("request_key") or uuid.uuid4().hex,
             "kitty_grid": KITTY_GRID,
-            "quick_totals": QUICK_TOTALS,
+            "quick_totals": quick_totals(game.rules),
             "point_cards": POINT_CARDS,
         },
     )
+
+
+def quick_totals(rules: Rules) -> list[int]:
+    """0 and the table's lines from 40 up (where a hand's result changes), as many as fit."""
+    lines = [band.low for band in rules.bands if band.low >= 40]
+    return [0, *lines][:QUICK_TOTALS_SHOWN]
 
 
 def correction_message(number: int, old: GameState, new: GameState) -> str:

@@ -25,14 +25,11 @@ from companion.forms import (
     SignupForm,
 )
 from companion.models import Game, Group, Membership, ScoringTable
+from companion.views import RECENT_GAMES
 from scoring import PRESETS, Band, Side
 
 # The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
 PREVIEW_AXIS_END = 220
-
-
-# The group page lists the latest games; the ladder history holds them all.
-RECENT_GAMES = 10
 
 
 def member_group(request: HttpRequest, group_id: int) -> Group:

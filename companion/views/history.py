@@ -15,13 +15,13 @@ from companion import charts
 from companion.forms import HistoryFilterForm, ReplayRulesForm
 from companion.ladder import Ladder
 from companion.models import Game, GameSummary, Group, Player
+from companion.views import RECENT_GAMES
 from companion.views.games import GAME_FIELDS
 from companion.views.groups import member_group
 from scoring.game import Team
 from scoring.stats import GameRecord, Matchup, PlayerStats, opponent_totals, partial_replay
 
 GAMES_PER_PAGE = 25
-RECENT_GAMES = 10
 
 
 def game_row(record: GameRecord, players: dict[int, Player]) -> dict:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -333,3 +335,10 @@ def test_the_hand_form_asks_about_failed_throws_only_where_throws_are_allowed(cl
     assert "Cards the declarers took back" not in page
     record(client, game, declarer_cards_taken_back="3")
     assert Hand.objects.get().declarer_cards_taken_back == 0
+
+
+def test_the_quick_totals_are_the_lines_of_the_game_s_own_rules(client, game, open_ladder_game):
+    page = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
+
+    # open-ladder changes its result at 40, 80, 120, 160 and 200: the first three fit with 0.
+    assert re.findall(r'data-value="(\d+)"', page) == ["0", "40", "80", "120"]
