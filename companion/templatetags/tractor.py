@@ -42,3 +42,31 @@ def suit_symbol(trump: str) -> str:
 @register.filter
 def get_item(mapping: dict, key: object) -> object:
     return mapping.get(key)
+
+
+HAND_FIELD_LABELS = {
+    "declarer": _("declarer"),
+    "bid": _("bid"),
+    "trump": _("trump"),
+    "kitty_cards": _("kitty cards"),
+    "kitty_points": _("kitty points"),
+    "opponent_points": _("opponents' points"),
+    "last_trick_winner": _("last trick won by"),
+    "last_trick_format": _("last trick led as"),
+    "last_trick_cards": _("cards each played to the last trick"),
+    "declarer_cards_taken_back": _("cards the declarers took back"),
+    "opponent_cards_taken_back": _("cards the opponents took back"),
+}
+
+
+@register.filter
+def changed_fields(change) -> list[tuple[str, object, object]]:
+    """A history entry as (what, before, after) rows: for an edit only what it changed."""
+    before, after = change.before or {}, change.after or {}
+    rows = []
+    for name, label in HAND_FIELD_LABELS.items():
+        old, new = before.get(name), after.get(name)
+        if before and after and old == new:
+            continue
+        rows.append((label, old, new))
+    return rows

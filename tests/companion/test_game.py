@@ -187,6 +187,11 @@ def test_an_edit_of_an_early_hand_changes_the_later_levels(client, game):
     edit = HandChange.objects.first()
     assert edit.before["opponent_points"] == 45
     assert edit.after["opponent_points"] == 0
+    history = client.get(f"/groups/{game.group_id}/games/{game.pk}/history/").text
+    assert "Hand 1 edited" in history
+    assert "opponents&#x27; points</dt>" in history
+    assert "45 → 0" in history
+    assert "kitty points</dt>" not in history.split("Hand 1 edited")[1].split("Hand 2")[0]
 
 
 def test_an_edit_that_breaks_a_later_hand_is_refused(client, game):
