@@ -774,6 +774,23 @@ class ScoringTableForm(forms.Form):
 SEATS = ("north", "east", "south", "west")
 
 
+class GroupRulesField(forms.ChoiceField):
+    """A preset or one of the group's own tables (after :meth:`offer`), cleaned to its Rules."""
+
+    def offer(self, group: Group) -> None:
+        self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
+        choices: list = [(_("Presets"), [(name, name) for name in PRESETS])]
+        if self.tables:
+            choices.append(
+                (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])
+            )
+        self.choices = choices
+
+    def clean(self, value: object) -> Rules:
+        key = super().clean(value)
+        return PRESETS[key] if key in PRESETS else self.tables[key].rules
+
+
 class GameForm(forms.Form):
     """Four players of the roster in four seats, the rules and the starting levels;
     ``game_fields()`` gives the new Game's fields, with the rules copied in."""
@@ -790,7 +807,7 @@ class GameForm(forms.Form):
     west = forms.ModelChoiceField(
         label=SEAT_NAMES[Seat.WEST], queryset=Player.objects.none(), empty_label="—"
     )
-    rules = forms.ChoiceField(label=_("Rules"), initial="standard")
+    rules = GroupRulesField(label=_("Rules"), initial="standard")
     north_south_level = forms.TypedChoiceField(
         label=_("North–South start at"), choices=LEVEL_CHOICES, coerce=Rank.parse, initial="2"
     )
@@ -809,17 +826,7 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         for seat in SEATS:
             self.fields[seat].queryset = group.players.all()
-        self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
-        choices: list = [(_("Presets"), [(name, name) for name in PRESETS])]
-        if self.tables:
-            choices.append(
-                (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])
-            )
-        self.fields["rules"].choices = choices
-
-    def clean_rules(self) -> Rules:
-        key = self.cleaned_data["rules"]
-        return PRESETS[key] if key in PRESETS else self.tables[key].rules
+        self.fields["rules"].offer(group)
 
     def clean(self) -> dict:
         data = super().clean()
@@ -884,21 +891,11 @@ class ReplayRulesForm(forms.Form):
     """The rules to replay a game under: a preset or one of the group's tables (``rules`` cleans
     to the Rules)."""
 
-    rules = forms.ChoiceField(label=_("Replay under"))
+    rules = GroupRulesField(label=_("Replay under"))
 
     def __init__(self, *args, group: Group, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
-        choices: list = [(_("Presets"), [(name, name) for name in PRESETS])]
-        if self.tables:
-            choices.append(
-                (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])
-            )
-        self.fields["rules"].choices = choices
-
-    def clean_rules(self) -> Rules:
-        key = self.cleaned_data["rules"]
-        return PRESETS[key] if key in PRESETS else self.tables[key].rules
+        self.fields["rules"].offer(group)
 
 
 # A group's export file, imported as a new group.
