@@ -126,12 +126,7 @@ def main(argv: list[str], stdin: TextIO | None = None) -> int:
     command = COMMANDS[argv[0]]
     try:
         text = _read(argv[1] if len(argv) == 2 else None, stdin or sys.stdin)
-        try:
-            request = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ScoringError(f"the input is not JSON: {error}") from None
-        except RecursionError:
-            raise ScoringError("the input is nested too deeply to read") from None
+        request = _decode(text)
         answer = command(request)
     except ScoringError as error:
         # One line, whatever the request's own strings hold.
@@ -144,7 +139,12 @@ def main(argv: list[str], stdin: TextIO | None = None) -> int:
 
 def _read(path: str | None, stdin: TextIO) -> str:
     if path is None or path == "-":
-        return stdin.read()
+        # The bytes, decoded here: the locale's decoding would fail or let bad bytes through.
+        raw = getattr(stdin, "buffer", None)
+        try:
+            return raw.read().decode("utf-8") if raw is not None else stdin.read()
+        except UnicodeDecodeError:
+            raise ScoringError("the input is not UTF-8 text") from None
     try:
         with open(path, encoding="utf-8") as file:
             return file.read()
@@ -152,6 +152,25 @@ def _read(path: str | None, stdin: TextIO) -> str:
         raise ScoringError(f"cannot read {path!r}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise ScoringError(f"{path!r} is not UTF-8 text") from None
+
+
+def _decode(text: str) -> object:
+    try:
+        request = json.loads(text)
+        # A lone surrogate escape ("\\ud800") is no character: the answer could not be written.
+        json.dumps(request, ensure_ascii=False).encode("utf-8")
+    except json.JSONDecodeError as error:
+        raise ScoringError(f"the input is not JSON: {error}") from None
+    except UnicodeEncodeError as error:
+        bad = error.object[error.start : error.end]
+        raise ScoringError(f"the input holds {bad!r}, which is not a character") from None
+    except RecursionError:
+        raise ScoringError("the input is nested too deeply to read") from None
+    except ValueError:  # json reads no integer longer than Python converts from text
+        raise ScoringError(
+            f"the input holds a number of more than {sys.get_int_max_str_digits()} digits"
+        ) from None
+    return request
 
 
 def _object(value: object, what: str) -> Mapping[str, object]:
