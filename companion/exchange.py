@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -81,6 +82,9 @@ HAND_CHOICES = {
 CHANGE_KEYS = ("hand_number", "action", "before", "after", "by", "at")
 DISPUTE_KEYS = ("hand_number", "hand", "request", "verdict", "created_by", "created")
 MAX_SMALL_INT = 32767  # PositiveSmallIntegerField's ceiling on every database Django supports
+# Timestamps every time zone can show, and whose year the history can filter to its end.
+EARLIEST = datetime(2, 1, 1, tzinfo=UTC)
+LATEST = datetime(9998, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
 
 CSV_COLUMNS = (
     "game",
@@ -327,13 +331,23 @@ def parse(text: str | bytes) -> object:
         except UnicodeDecodeError as error:
             raise ExchangeError(f"the file is not UTF-8 text (byte {error.start})") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
+        # A lone surrogate escape ("\\ud800") is no character: no database would store it.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
     except json.JSONDecodeError as error:
         raise ExchangeError(
             f"the file is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except UnicodeEncodeError as error:
+        bad = error.object[error.start : error.end]
+        raise ExchangeError(f"the file holds {bad!r}, which is not a character") from None
     except RecursionError:
         raise ExchangeError("the file is not a group export: it is nested too deeply") from None
+    except ValueError:  # json reads no integer longer than Python converts from text
+        raise ExchangeError(
+            f"the file holds a number of more than {sys.get_int_max_str_digits()} digits"
+        ) from None
+    return data
 
 
 def load(text: str | bytes) -> GroupExport:
@@ -660,6 +674,11 @@ def _datetime(data: dict, key: str, where: str) -> datetime:
         raise ExchangeError(
             f"{where}: {key} must be a date and time with its UTC offset, like "
             f"'2025-03-06T19:30:00+00:00', got {_show(value)}"
+        )
+    if not EARLIEST <= moment <= LATEST:
+        raise ExchangeError(
+            f"{where}: {key} must fall in the years {EARLIEST.year} to {LATEST.year}, "
+            f"got {_show(value)}"
         )
     return moment
 

@@ -23,7 +23,7 @@ urlpatterns = [
         disputes.game_dispute,
         name="game_dispute",
     ),
-    path("watch/<str:token>/", games.watch, name="watch"),
+    path("watch/<slug:token>/", games.watch, name="watch"),
     # The group's ladder history, players and ratings (companion.views.history)
     path("groups/<int:group_id>/history/", history.group_history, name="group_history"),
     path("groups/<int:group_id>/players/<int:pk>/", history.player, name="player"),
@@ -36,7 +36,7 @@ urlpatterns = [
     path("groups/<int:pk>/tables/new/", groups.table_new, name="table_new"),
     path("groups/<int:pk>/tables/<int:table_id>/", groups.table_edit, name="table_edit"),
     path("groups/<int:pk>/games/new/", groups.game_new, name="game_new"),
-    path("join/<str:token>/", groups.group_join, name="group_join"),
+    path("join/<slug:token>/", groups.group_join, name="group_join"),
     # A group's export and import (companion.views.exchange)
     path("groups/<int:group_id>/export.json", exchange.group_export, name="group_export"),
     path("groups/<int:group_id>/export.csv", exchange.group_export_csv, name="group_export_csv"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from django.contrib import messages
@@ -168,7 +169,7 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
                 game.record_hand(
                     form.hand_fields(),
                     version=_version(request),
-                    request_key=request.POST.get("request_key", ""),
+                    request_key=_request_key(request),
                     by=request.user,
                 )
         except StaleGame:
@@ -196,7 +197,7 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
             "before": before.state,
             "players": players,
             "seat_names": SEAT_NAMES,
-            "request_key": request.POST.get("request_key") or uuid.uuid4().hex,
+            "request_key": _request_key(request) or uuid.uuid4().hex,
             "kitty_grid": KITTY_GRID,
             "quick_totals": quick_totals(game.rules),
             "point_cards": POINT_CARDS,
@@ -240,6 +241,14 @@ def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
     changes = game.changes.select_related("by")
     return render(request, "companion/game_history.html", {"game": game, "changes": changes})
+
+
+def _request_key(request: HttpRequest) -> str:
+    """The key the hand form was given, which a retried save sends again; a key the page
+    cannot have made (too long for the database, or not letters, digits and dashes) is none."""
+    key = request.POST.get("request_key", "")
+    longest = Hand._meta.get_field("request_key").max_length
+    return key if len(key) <= longest and re.fullmatch(r"[-\w]*", key, re.ASCII) else ""
 
 
 def _version(request: HttpRequest) -> int:

@@ -45,12 +45,13 @@ def member_group(request: HttpRequest, group_id: int) -> Group:
 
 
 def safe_next(request: HttpRequest) -> str:
-    """The ``next`` URL of a login-like form, if it stays on this site; else ""."""
+    """The ``next`` URL of a login-like form, if it is a path on this site; else ""."""
     url = request.POST.get("next") or request.GET.get("next") or ""
     allowed = url_has_allowed_host_and_scheme(
         url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
-    return url if allowed else ""
+    # Only a path: ``redirect`` takes a bare word such as "0" for a view's name, and fails.
+    return url if allowed and url.startswith("/") else ""
 
 
 def signup(request: HttpRequest) -> HttpResponse:
