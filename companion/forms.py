@@ -113,10 +113,13 @@ class HandResultForm(forms.Form):
                 data["last_trick_winner"], data["last_trick_format"], data.get("last_trick_cards")
             )
             return compute(data["last_trick"])
-        except SettleError as error:
-            self.add_error(ERROR_FIELDS.get(error.field or ""), str(error))
         except ScoringError as error:
-            self.add_error(None, str(error))
+            # A game names the hand it refused; the settlement's own error names the field.
+            cause = error.__cause__ if isinstance(error.__cause__, SettleError) else error
+            if isinstance(cause, SettleError):
+                self.add_error(ERROR_FIELDS.get(cause.field or ""), str(cause))
+            else:
+                self.add_error(None, str(error))
         return None
 
 
@@ -614,7 +617,17 @@ class BandForm(forms.Form):
         )
 
 
-BandFormSet = forms.formset_factory(BandForm, extra=0, min_num=1, can_delete=True)
+# Every preset needs at most 7 bands; 40 leaves room for any house table a phone can show.
+MAX_BANDS = 40
+BandFormSet = forms.formset_factory(
+    BandForm,
+    extra=0,
+    min_num=1,
+    max_num=MAX_BANDS,
+    absolute_max=MAX_BANDS,
+    validate_max=True,
+    can_delete=True,
+)
 
 
 class ScoringTableForm(forms.Form):

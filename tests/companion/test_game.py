@@ -347,3 +347,17 @@ def test_the_quick_totals_are_the_lines_of_the_game_s_own_rules(client, game, op
 
     # open-ladder changes its result at 40, 80, 120, 160 and 200: the first three fit with 0.
     assert re.findall(r'data-value="(\d+)"', page) == ["0", "40", "80", "120"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"opponent_points": "42"}, "opponent_points"),
+        ({"kitty_points": "85"}, "kitty_points"),
+        ({"last_trick_format": "tractor", "last_trick_cards": "3"}, "last_trick_cards"),
+    ],
+)
+def test_the_engine_s_complaint_stands_beside_the_field_it_is_about(client, game, changes, field):
+    response = record(client, game, **changes)
+
+    assert f'id="error_1_id_{field}"' in response.text
