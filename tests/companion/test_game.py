@@ -243,6 +243,8 @@ def test_a_team_that_holds_at_ace_wins_and_no_more_hands_can_be_recorded(client,
 
     page = client.get(game.get_absolute_url()).text
     assert "North–South win the game after 1 hand." in page
+    banner = page.split('role="status"')[1].split("</div>\n")[0]
+    assert "Opponents 30: 5–35, declarers hold at A and win the game" in banner
     assert "Record a hand" not in page
     response = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/")
     assert response.status_code == 302
