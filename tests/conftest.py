@@ -56,6 +56,17 @@ def phone(browser, live_server) -> Iterator[object]:
 
 
 @pytest.fixture
+def second_phone(browser, live_server) -> Iterator[object]:
+    """Another phone at the table, closed after the test: a page left open would go on polling
+    the live server through later tests."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def screenshot(tmp_path: Path, request: pytest.FixtureRequest):
     """Save a full-page screenshot under the test's temporary folder (and SCREENSHOT_DIR if set)."""
 

@@ -37,10 +37,10 @@ def log_in(page, live_server, username: str) -> None:
 
 
 def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
-    browser, phone, live_server, game, screenshot, record_hand
+    second_phone, phone, live_server, game, screenshot, record_hand
 ):
     log_in(phone, live_server, "mei")
-    watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    watcher = second_phone
     watcher.goto(f"{live_server.url}/watch/{game.share_token}/")
     phone.goto(live_server.url + game.get_absolute_url())
 
