@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from companion.models import Group, Membership, Player
+from companion.models import Group, Hand, Membership, Player
 
 PASSWORD = "a long table password"
 # Seat -> player's name, as the Game model's fields name the seats.
@@ -44,3 +44,26 @@ def member(client, user):
 def outsider(db) -> User:
     """Zoe: logged-in-able, a member of no group here."""
     return User.objects.create_user("zoe", email="zoe@example.com", password=PASSWORD)
+
+
+@pytest.fixture
+def endless_hands():
+    """Adds ``count`` hands to a standard game in which the opponents always take the deal at
+    80, so that the game never ends: a long game for query-count tests."""
+
+    def add(game, count: int = 300) -> list[Hand]:
+        return Hand.objects.bulk_create(
+            Hand(
+                game=game,
+                number=number,
+                declarer="N" if number % 2 else "E",
+                kitty_points=0,
+                opponent_points=80,
+                last_trick_winner="declarers",
+                last_trick_format="single",
+                last_trick_cards=1,
+            )
+            for number in range(1, count + 1)
+        )
+
+    return add

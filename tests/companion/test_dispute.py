@@ -388,23 +388,11 @@ def page_queries(client, url: str) -> tuple[int, str]:
     return len(queries), page.text
 
 
-def test_the_scoreboard_s_queries_do_not_grow_with_precedents(member, game):
+def test_the_scoreboard_s_queries_do_not_grow_with_precedents(member, game, endless_hands):
     # 300 hands where the opponents always take the deal at 80, each with a precedent.
     game.rules_json = get_rules("standard").to_json()
     game.save()
-    hands = Hand.objects.bulk_create(
-        Hand(
-            game=game,
-            number=number,
-            declarer="N" if number % 2 else "E",
-            kitty_points=0,
-            opponent_points=80,
-            last_trick_winner="declarers",
-            last_trick_format="single",
-            last_trick_cards=1,
-        )
-        for number in range(1, 301)
-    )
+    hands = endless_hands(game)
     without, _page = page_queries(member, game.get_absolute_url())
     request = {"level": "2", "trump": "S", "plays": [["Mei", ["AS"]]]}
     verdict = judge_request(request)

@@ -293,22 +293,10 @@ def test_it_hides_the_game_from_people_outside_the_group(client, game):
 
 
 def test_pages_use_a_fixed_number_of_queries_however_long_the_game(
-    client, game, django_assert_max_num_queries
+    client, game, django_assert_max_num_queries, endless_hands
 ):
     # 300 hands where the opponents always take the deal at 80: the game never ends.
-    Hand.objects.bulk_create(
-        Hand(
-            game=game,
-            number=number,
-            declarer="N" if number % 2 else "E",
-            kitty_points=0,
-            opponent_points=80,
-            last_trick_winner="declarers",
-            last_trick_format="single",
-            last_trick_cards=1,
-        )
-        for number in range(1, 301)
-    )
+    endless_hands(game)
 
     with django_assert_max_num_queries(6):
         assert client.get(game.get_absolute_url()).status_code == 200
