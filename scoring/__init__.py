@@ -1,10 +1,12 @@
-"""Tractor's rules engine, pure Python without Django: cards, rules, tricks and settlement."""
+"""Tractor's rules engine, pure Python without Django: cards, rules, tables, tricks, settlement
+and games."""
 
 from __future__ import annotations
 
 from scoring.cards import BIG_JOKER, SMALL_JOKER, Card, Joker, Rank, Suit, parse_cards, points
 from scoring.combos import Combo, classify, decompose
 from scoring.errors import CardError, PlayError, ReplayError, RulesError, ScoringError, SettleError
+from scoring.game import Game, GameError, GameSetup, GameState, HandResult, PlayedHand, replay
 from scoring.replay import Fault, HandReplay, replay_hand
 from scoring.rules import (
     PRESETS,
@@ -20,6 +22,7 @@ from scoring.rules import (
     rules_from_json,
 )
 from scoring.settle import LastTrick, Levels, Settlement, TakenBack, explain, settle
+from scoring.table import Bid, Table, TableError, Teams, TrumpRule, check_bid, default_decks
 from scoring.tricks import Judgement, Lead, Play, ThrowCheck, Verdict, judge
 from scoring.trump import TRUMP, Trump, Trumps
 
@@ -29,13 +32,19 @@ __all__ = [
     "SMALL_JOKER",
     "TRUMP",
     "Band",
+    "Bid",
     "Card",
     "CardError",
     "Combo",
     "Fault",
     "Format",
+    "Game",
     "GameEnd",
+    "GameError",
+    "GameSetup",
+    "GameState",
     "HandReplay",
+    "HandResult",
     "Joker",
     "Judgement",
     "KittyRule",
@@ -44,6 +53,7 @@ __all__ = [
     "Levels",
     "Play",
     "PlayError",
+    "PlayedHand",
     "Rank",
     "ReplayError",
     "Rules",
@@ -54,19 +64,26 @@ __all__ = [
     "Side",
     "Starter",
     "Suit",
+    "Table",
+    "TableError",
     "TakenBack",
+    "Teams",
     "ThrowCheck",
     "TractorFollow",
     "Trump",
+    "TrumpRule",
     "Trumps",
     "Verdict",
+    "check_bid",
     "classify",
     "decompose",
+    "default_decks",
     "explain",
     "get_rules",
     "judge",
     "parse_cards",
     "points",
+    "replay",
     "replay_hand",
     "rules_from_json",
     "settle",

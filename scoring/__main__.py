@@ -1,4 +1,4 @@
-"""The engine's JSON interface (ENGINE-JSON.md): ``python -m scoring judge|settle [FILE]``."""
+"""The engine's JSON interface (docs/engine-json.md): ``python -m scoring judge|settle [FILE]``."""
 
 from __future__ import annotations
 

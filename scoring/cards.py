@@ -1,4 +1,4 @@
-"""Cards, ranks and suits, with the notation of ENGINE-JSON.md.
+"""Cards, ranks and suits, with the notation of docs/engine-json.md.
 
 >>> Card.parse("10h")
 Card.parse('TH')

@@ -1,4 +1,4 @@
-"""The JSON contract of ENGINE-JSON.md: read a request, answer one JSON object or one line.
+"""The JSON contract of docs/engine-json.md: read a request, answer one JSON object or one line.
 
 Each command reads a decoded JSON value and returns the answer as a JSON-ready dict; anything
 wrong with the request raises a :class:`~scoring.errors.ScoringError` whose message becomes the
@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TextIO
 
 from scoring.cards import Card, Rank, Suit, check_decks, parse_cards
 from scoring.errors import CardError, ScoringError
+from scoring.game import GameError, GameSetup, GameState, HandResult, PlayedHand, replay
 from scoring.rules import PRESETS, E, Format, Rules, Side, get_rules
 from scoring.settle import LastTrick, Levels, TakenBack, settle
+from scoring.table import Table
 from scoring.tricks import Play, judge
 from scoring.trump import Trump
 
-USAGE = "usage: python -m scoring judge|settle [FILE]"
+USAGE = "usage: python -m scoring judge|settle|game [FILE]"
 
 
 def settle_request(request: object) -> dict[str, object]:
@@ -31,27 +33,15 @@ def settle_request(request: object) -> dict[str, object]:
         declarers=_level(raw_levels, "declarers"),
         opponents=_level(raw_levels, "opponents"),
     )
-    last_trick = _object(_required(data, "last_trick"), "last_trick")
-    taken_back = _object(data.get("taken_back", {}), "taken_back")
-    unknown = set(taken_back) - {"declarers", "opponents"}
-    if unknown:
-        raise ScoringError(
-            f"taken_back has only declarers and opponents, got {sorted(unknown)[0]!r}"
-        )
     result = settle(
         rules,
         levels,
         opponent_points=_required(data, "opponent_points"),  # type: ignore[arg-type]
         kitty_points=_required(data, "kitty_points"),  # type: ignore[arg-type]
-        last_trick=LastTrick.of(
-            winner=_choice(Side, last_trick, "winner", "last_trick.winner"),
-            format=_choice(Format, last_trick, "format", "last_trick.format"),
-            cards=last_trick.get("cards"),  # type: ignore[arg-type]
-        ),
-        taken_back=TakenBack(
-            declarers=taken_back.get("declarers", 0),  # type: ignore[arg-type]
-            opponents=taken_back.get("opponents", 0),  # type: ignore[arg-type]
-        ),
+        last_trick=_last_trick(data),
+        taken_back=_taken_back(data),
+        decks=data.get("decks", 2),  # type: ignore[arg-type]
+        kitty_cards=data.get("kitty_cards"),  # type: ignore[arg-type]
     )
     return {
         "kitty_multiplier": result.kitty_multiplier,
@@ -68,6 +58,143 @@ def settle_request(request: object) -> dict[str, object]:
         "game_over": result.game_over,
         "game_winner": result.game_winner.value if result.game_winner else None,
         "explanation": result.explanation,
+    }
+
+
+def _last_trick(data: Mapping[str, object]) -> LastTrick:
+    last_trick = _object(_required(data, "last_trick"), "last_trick")
+    return LastTrick.of(
+        winner=_choice(Side, last_trick, "winner", "last_trick.winner"),
+        format=_choice(Format, last_trick, "format", "last_trick.format"),
+        cards=last_trick.get("cards"),  # type: ignore[arg-type]
+    )
+
+
+def _taken_back(data: Mapping[str, object]) -> TakenBack:
+    taken_back = _object(data.get("taken_back", {}), "taken_back")
+    unknown = set(taken_back) - {"declarers", "opponents"}
+    if unknown:
+        raise ScoringError(
+            f"taken_back has only declarers and opponents, got {sorted(unknown)[0]!r}"
+        )
+    return TakenBack(
+        declarers=taken_back.get("declarers", 0),  # type: ignore[arg-type]
+        opponents=taken_back.get("opponents", 0),  # type: ignore[arg-type]
+    )
+
+
+def game_request(request: object) -> dict[str, object]:
+    """Answer a ``game`` request: the whole game folded hand by hand."""
+    data = _object(request, "the request")
+    rules = get_rules(data.get("rules", "standard"))
+    players = data.get("players")
+    table = Table.from_json(
+        {
+            "players": players,
+            "decks": data.get("decks", 2),
+            "teams": data.get("teams", "partners"),
+            "trumps": data.get("trumps", "bid"),
+            "called": data.get("called"),
+        }
+    )
+    raw_levels = _object(data.get("levels", {}), "levels")
+    for name in raw_levels:
+        _seat(table, name, "levels")
+    first = data.get("first_declarer")
+    try:
+        setup = GameSetup(
+            rules,
+            table,
+            levels=tuple(
+                _rank(raw_levels.get(name, "2"), f"levels.{name}") for name in table.players
+            ),
+            first_declarer=_seat(table, first, "first_declarer") if first is not None else None,
+        )
+    except GameError as error:
+        raise ScoringError(_named_field(error)) from None
+    if setup.needs_first_declarer and first is None:
+        raise ScoringError("first_declarer is missing: nobody bids for the first hand")
+    raw_hands = data.get("hands", [])
+    if not isinstance(raw_hands, list):
+        raise ScoringError(f"hands must be a list of hands, got {json.dumps(raw_hands)}")
+    try:
+        game = replay(setup, _hand_results(table, raw_hands))
+    except GameError as error:
+        raise ScoringError(_named_field(error)) from None
+    answer = _state_json(table, game.state)
+    return {"hands": [_hand_json(table, hand) for hand in game.hands], **answer}
+
+
+def _named_field(error: GameError) -> str:
+    """The error's line with the input at fault named, where its own words do not name it."""
+    detail = error.detail
+    if error.field and not detail.startswith(error.field):
+        detail = f"{error.field}: {detail}"
+    return f"hand {error.hand}: {detail}" if error.hand is not None else detail
+
+
+def _hand_results(table: Table, raw_hands: list[object]) -> Iterator[HandResult]:
+    """Each hand read as the fold comes to it, so that the first bad hand is the one named."""
+    for number, raw in enumerate(raw_hands, start=1):
+        try:
+            yield _hand_result(table, number, _object(raw, "the hand"))
+        except ScoringError as error:
+            raise GameError(str(error), hand=number) from None
+
+
+def _hand_result(table: Table, number: int, data: Mapping[str, object]) -> HandResult:
+    if table.trumps.bids:
+        trump = _trump_suit(_required(data, "trump"))
+    else:
+        trump = _trump_suit(data["trump"]) if "trump" in data else table.trumps.fixed(number)
+    friends = data.get("friends", [])
+    if not isinstance(friends, list):
+        raise ScoringError(f"friends must be a list of players, got {json.dumps(friends)}")
+    return HandResult(
+        declarer=_seat(table, _required(data, "declarer"), "declarer"),
+        opponent_points=_required(data, "opponent_points"),  # type: ignore[arg-type]
+        kitty_points=_required(data, "kitty_points"),  # type: ignore[arg-type]
+        last_trick=_last_trick(data),
+        taken_back=_taken_back(data),
+        friends=tuple(_seat(table, name, "friends") for name in friends),
+        trump=trump,
+    )
+
+
+def _seat(table: Table, name: object, what: str) -> int:
+    if not isinstance(name, str) or name not in table.players:
+        raise ScoringError(f"{what}: {json.dumps(name)} is not one of the players")
+    return table.players.index(name)
+
+
+def _names(table: Table, seats: Iterable[int]) -> list[str]:
+    return [table.players[seat] for seat in seats]
+
+
+def _state_json(table: Table, state: GameState) -> dict[str, object]:
+    return {
+        "levels": {
+            name: str(level) for name, level in zip(table.players, state.levels, strict=True)
+        },
+        "next_declarers": _names(table, state.next_declarers),
+        "next_declarer": (
+            table.players[state.next_declarer] if state.next_declarer is not None else None
+        ),
+        "game_over": state.game_over,
+        "game_winners": _names(table, state.winners),
+    }
+
+
+def _hand_json(table: Table, hand: PlayedHand) -> dict[str, object]:
+    return {
+        "number": hand.number,
+        "declarers": _names(table, hand.declarers),
+        "opponents": _names(table, hand.opponents),
+        "opponent_total": hand.settlement.opponent_total,
+        "winner": hand.winner.value,
+        "levels_gained": {table.players[seat]: n for seat, n in hand.levels_gained.items()},
+        **_state_json(table, hand.after),
+        "explanation": hand.settlement.explanation,
     }
 
 
@@ -115,6 +242,7 @@ def judge_input(
 COMMANDS: dict[str, Callable[[object], dict[str, object]]] = {
     "judge": judge_request,
     "settle": settle_request,
+    "game": game_request,
 }
 
 

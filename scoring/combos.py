@@ -100,14 +100,14 @@ def find_split(
     trump: Trump,
     cards: Sequence[Card],
     shapes: Sequence[Shape],
-    above: Sequence[Combo] | None = None,
+    above: Sequence[Card] | None = None,
 ) -> tuple[Combo, ...] | None:
     """A way to read ``cards`` as combinations of exactly ``shapes``, or None if there is none.
 
     ``shapes`` are ordered as :func:`decompose` orders combinations. A tractor may serve as
-    shorter tractors or as pairs, a pair as two singles. With ``above`` (another split of the same
-    shapes), each combination must also be strictly higher than the one in the same place: the
-    cards then beat ``above`` combination by combination.
+    shorter tractors or as pairs, a pair as two singles. With ``above`` (the cards of another
+    play of one suit), the reading must beat every reading of ``above`` combination by
+    combination: each of its combinations strictly higher than the one in the same place.
 
     >>> from scoring.cards import Rank, Suit, parse_cards
     >>> trump = Trump(Rank.TWO, Suit.SPADES)
@@ -117,11 +117,23 @@ def find_split(
     ['3S 3S', '4S']
     >>> find_split(trump, parse_cards(["3S", "4S", "6S"]), shapes) is None
     True
+
+    As a pair and two singles, 6S 6S 3S 3S is the pair 6S 6S with 3S 3S, or the pair 3S 3S with
+    6S 6S: 7S 7S 5S 4S beats the first reading only, so it does not beat the play.
+
+    >>> shapes = [(2, 1), (1, 1), (1, 1)]
+    >>> play = parse_cards(["7S", "7S", "5S", "4S"])
+    >>> find_split(trump, play, shapes, above=parse_cards(["6S", "6S", "3S", "3S"])) is None
+    True
+    >>> split = find_split(trump, play, shapes, above=parse_cards(["6S", "6S", "4S", "3S"]))
+    >>> [str(c) for c in split]
+    ['7S 7S', '5S', '4S']
     """
     suit = trump.common_suit(cards)
     if suit is None or sum(width * length for width, length in shapes) != len(cards):
         return None
-    return _search(trump, Counter(cards), suit, tuple(shapes), above, [])
+    bar = None if above is None else _bar(trump, above, tuple(shapes))
+    return next(_splits(trump, Counter(cards), suit, tuple(shapes), bar, []), None)
 
 
 def highest(trump: Trump, cards: Iterable[Card], shape: Shape) -> Combo | None:
@@ -186,47 +198,58 @@ def _pack(steps: Counter[int], lengths: list[int]) -> int:
     return best
 
 
-def _search(
+def _bar(trump: Trump, cards: Sequence[Card], shapes: tuple[Shape, ...]) -> tuple[int, ...] | None:
+    """In each place, the highest top that any reading of ``cards`` puts there: a reading beats
+    every reading of ``cards`` exactly when it is strictly higher than this in every place.
+    None when ``cards`` cannot be read as ``shapes`` at all: then there is nothing to beat."""
+    suit = trump.common_suit(cards)
+    readings = [] if suit is None else list(_splits(trump, Counter(cards), suit, shapes, None, []))
+    if not readings:
+        return None
+    return tuple(max(split[place].top for split in readings) for place in range(len(shapes)))
+
+
+def _splits(
     trump: Trump,
     counts: Counter[Card],
     suit: FollowSuit,
     shapes: tuple[Shape, ...],
-    above: Sequence[Combo] | None,
+    bar: Sequence[int] | None,
     chosen: list[Combo],
-) -> tuple[Combo, ...] | None:
+) -> Iterator[tuple[Combo, ...]]:
+    """Every reading of ``counts`` as ``shapes`` that is strictly above ``bar`` in every place,
+    strongest combinations first."""
     place = len(chosen)
     if place == len(shapes):
-        return tuple(chosen)
+        yield tuple(chosen)
+        return
     shape = shapes[place]
     if shape == (1, 1):
         # Only singles are left (shapes run largest first): the remaining cards, highest first,
-        # are the strongest reading, and it beats ``above`` if any reading does.
+        # are the one reading of them, and the strongest.
         singles = [
             Combo((card,), 1, 1, trump.key(card), suit)
             for card in sorted(+counts, key=trump.key, reverse=True)
             for _ in range(counts[card])
         ]
-        if above is not None and any(
-            mine.top <= theirs.top for mine, theirs in zip(singles, above[place:], strict=True)
+        if bar is None or all(
+            mine.top > top for mine, top in zip(singles, bar[place:], strict=True)
         ):
-            return None
-        return (*chosen, *singles)
+            yield (*chosen, *singles)
+        return
     # Equal shapes are taken highest first, which avoids trying the same split in every order.
     ceiling = chosen[-1].top if chosen and chosen[-1].shape == shape else None
     for combo in _placements(trump, counts, suit, shape):
         if ceiling is not None and combo.top > ceiling:
             continue
-        if above is not None and combo.top <= above[place].top:
+        if bar is not None and combo.top <= bar[place]:
             break
         used = Counter(combo.cards)
         counts.subtract(used)
         chosen.append(combo)
-        found = _search(trump, counts, suit, shapes, above, chosen)
+        yield from _splits(trump, counts, suit, shapes, bar, chosen)
         chosen.pop()
         counts.update(used)
-        if found is not None:
-            return found
-    return None
 
 
 def _placements(

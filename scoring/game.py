@@ -1,174 +1,189 @@
-"""A game as a fold over its hands: seats, teams, levels, who declares and who starts next.
+"""A game as a fold over its hands: levels, sides, who declares and who starts next, the end.
 
-Four players sit North, East, South and West; partners face each other (North–South against
-East–West). Play runs counter-clockwise, so the player to a seat's right plays after it:
-North, West, South, East.
+A game is played at a :class:`~scoring.table.Table` (4 to 8 players in play order, 2 to 4 decks,
+fixed teams or find-a-friend) under :class:`~scoring.rules.Rules`. Every player has a level; in
+fixed teams a team's players share theirs. Each hand names its declarer (and, in find-a-friend,
+the friends who played a called card); `settle` scores it and the winning side climbs.
 
->>> from scoring.settle import LastTrick
 >>> from scoring.rules import Format, Side, get_rules
->>> setup = GameSetup(get_rules("standard"))
->>> hand = HandResult(Seat.NORTH, 45, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))
->>> [str(level) for level in replay(setup, [hand]).state.levels]
-['3', '2']
+>>> from scoring.settle import LastTrick
+>>> from scoring.table import Table
+>>> setup = GameSetup(get_rules("standard"), Table(("Mei", "Jun", "Lin", "Hao")))
+>>> game = replay(setup, [HandResult(0, 45, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))])
+>>> [str(level) for level in game.state.levels]
+['3', '2', '3', '2']
+>>> game.state.next_declarers, game.state.next_declarer
+((0, 2), 2)
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from scoring.cards import Rank
-from scoring.errors import ScoringError
-from scoring.rules import Rules, Side, Starter
-from scoring.settle import NOTHING_TAKEN_BACK, LastTrick, Levels, Settlement, TakenBack, settle
+from scoring.cards import Rank, Suit
+from scoring.errors import RulesError, ScoringError
+from scoring.rules import GameEnd, Rules, Side, Starter
+from scoring.settle import (
+    NOTHING_TAKEN_BACK,
+    LastTrick,
+    Levels,
+    Settlement,
+    TakenBack,
+    climb,
+    settle,
+)
+from scoring.table import Bid, Table, Teams, check_bid
 
 
 class GameError(ScoringError):
-    """A hand that cannot follow the game so far (wrong declarer, game already over)."""
+    """A hand that cannot follow the game so far (a declarer the rules do not allow, friends
+    who cannot be, the game already over), or a game that cannot start.
 
+    ``hand`` is the hand's number and ``field`` the input at fault (``declarer``, ``friends``,
+    ``trump``, ``bid``, or a field of `settle`), so that a form shows it beside that field.
+    """
 
-class Seat(enum.Enum):
-    NORTH = "N"
-    EAST = "E"
-    SOUTH = "S"
-    WEST = "W"
-
-    @property
-    def team(self) -> Team:
-        return Team.NORTH_SOUTH if self in (Seat.NORTH, Seat.SOUTH) else Team.EAST_WEST
-
-    @property
-    def partner(self) -> Seat:
-        return _PARTNERS[self]
-
-    @property
-    def right(self) -> Seat:
-        """The player to this seat's right, who plays next (counter-clockwise)."""
-        return _RIGHT[self]
-
-    def __str__(self) -> str:
-        return self.value
-
-
-_PARTNERS = {
-    Seat.NORTH: Seat.SOUTH,
-    Seat.SOUTH: Seat.NORTH,
-    Seat.EAST: Seat.WEST,
-    Seat.WEST: Seat.EAST,
-}
-_RIGHT = {
-    Seat.NORTH: Seat.WEST,
-    Seat.WEST: Seat.SOUTH,
-    Seat.SOUTH: Seat.EAST,
-    Seat.EAST: Seat.NORTH,
-}
-
-
-class Team(enum.Enum):
-    NORTH_SOUTH = "NS"
-    EAST_WEST = "EW"
-
-    @property
-    def other(self) -> Team:
-        return Team.EAST_WEST if self is Team.NORTH_SOUTH else Team.NORTH_SOUTH
-
-    @property
-    def seats(self) -> tuple[Seat, Seat]:
-        if self is Team.NORTH_SOUTH:
-            return (Seat.NORTH, Seat.SOUTH)
-        return (Seat.EAST, Seat.WEST)
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True, slots=True)
-class TeamLevels:
-    """Both teams' levels on the ladder; iterates North–South first."""
-
-    north_south: Rank = Rank.TWO
-    east_west: Rank = Rank.TWO
-
-    def of(self, team: Team) -> Rank:
-        return self.north_south if team is Team.NORTH_SOUTH else self.east_west
-
-    def with_level(self, team: Team, level: Rank) -> TeamLevels:
-        if team is Team.NORTH_SOUTH:
-            return TeamLevels(level, self.east_west)
-        return TeamLevels(self.north_south, level)
-
-    def __iter__(self):
-        return iter((self.north_south, self.east_west))
+    def __init__(self, message: str, *, hand: int | None = None, field: str | None = None):
+        super().__init__(f"hand {hand}: {message}" if hand is not None else message)
+        self.detail = message
+        self.hand = hand
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """How a game starts: its rules, both teams' levels, and optionally who starts first."""
+    """How a game starts: its rules, its table, every player's level (all at 2 unless given;
+    team-mates share theirs) and who starts hand 1 (None: the first bid decides)."""
 
     rules: Rules
-    levels: TeamLevels = TeamLevels()
-    first_starter: Seat | None = None
+    table: Table
+    levels: tuple[Rank, ...] = ()
+    first_declarer: int | None = None
+
+    def __post_init__(self) -> None:
+        table = self.table
+        if not self.levels:
+            object.__setattr__(self, "levels", (Rank.TWO,) * table.size)
+        if len(self.levels) != table.size:
+            raise GameError(f"{table.size} players need {table.size} levels", field="levels")
+        for team in table.fixed:
+            if len({self.levels[seat] for seat in team}) > 1:
+                raise GameError(
+                    f"{table.names(team)} are a team and share one level", field="levels"
+                )
+        if self.first_declarer is not None and self.first_declarer not in table.seats:
+            raise GameError(f"no seat {self.first_declarer} at this table", field="first_declarer")
+        try:
+            self.rules.for_decks(table.decks)
+        except RulesError as error:
+            raise GameError(
+                f"the {self.rules.name} table cannot be played with {table.decks} decks: {error}",
+                field="decks",
+            ) from None
+
+    @property
+    def rotating(self) -> bool:
+        """Whether exactly one player may start each hand after the first: the rules rotate
+        the start, nobody bids (a fixed trump), or every player is their own side."""
+        return (
+            self.rules.starter is Starter.ROTATE
+            or not self.table.trumps.bids
+            or self.table.teams is Teams.FIND_A_FRIEND
+        )
+
+    @property
+    def needs_first_declarer(self) -> bool:
+        """Whether hand 1's starter must be chosen when the game begins: nobody bids for it."""
+        return self.rules.starter is Starter.ROTATE or not self.table.trumps.bids
 
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """What the table enters when a hand ends. ``declarer`` is the player who declared (won the
-    bid, or held the deal) and started the hand; their team are the hand's declarers."""
+    """What the table enters when a hand ends. ``declarer`` is the seat that declared (won the
+    bid, or held the deal) and started the hand; ``friends`` the seats that played a called card
+    (find-a-friend: the declarer's own seat when they played one). ``trump`` is the hand's trump
+    suit (None: no trump) and ``bid`` what won the bid, where one is given."""
 
-    declarer: Seat
+    declarer: int
     opponent_points: int
     kitty_points: int
     last_trick: LastTrick
     taken_back: TakenBack = NOTHING_TAKEN_BACK
+    friends: tuple[int, ...] = ()
+    trump: Suit | None = None
+    bid: Bid | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class GameState:
-    """The game between hands.
+    """The game between hands: every player's level, who may start the next hand and who
+    starts it, and once the game is over, its winners.
 
-    ``declarers`` is None before the first hand, when the bid decides it. ``starter`` is who
-    starts the next hand when the rules say so (rotation, or the first hand's chosen starter);
-    None when the next hand's bid decides it.
+    ``next_declarers`` are the seats any of whom may start the next hand (one seat where the
+    start rotates; the whole table before a first bid); ``next_declarer`` is the one who starts
+    it where the start rotates, the rules' suggestion under a bid, and None before a first bid
+    or once the game is over.
     """
 
-    levels: TeamLevels
-    declarers: Team | None
-    starter: Seat | None
-    winner: Team | None = None
+    number: int
+    """The next hand's number."""
+    levels: tuple[Rank, ...]
+    next_declarers: tuple[int, ...]
+    next_declarer: int | None
+    winners: tuple[int, ...] = ()
 
     @property
     def game_over(self) -> bool:
-        return self.winner is not None
+        return bool(self.winners)
 
     @property
     def level(self) -> Rank | None:
-        """The next hand's level rank, once the declarers are known."""
-        return self.levels.of(self.declarers) if self.declarers else None
-
-    def check(self, hand: HandResult) -> None:
-        """Raise if ``hand`` cannot be the next hand of this game."""
-        if self.game_over:
-            raise GameError(f"the game is over: {self.winner} won it")
-        if self.starter is not None and hand.declarer is not self.starter:
-            raise GameError(f"{hand.declarer} cannot declare: {self.starter} starts this hand")
-        if self.declarers is not None and hand.declarer.team is not self.declarers:
-            raise GameError(
-                f"{hand.declarer} cannot declare: {self.declarers} are the declarers this hand"
-            )
+        """The next hand's level: its declarer's, or the one level all who may start it share
+        (a team before its first bid); None while the bid decides between levels."""
+        if self.next_declarer is not None:
+            return self.levels[self.next_declarer]
+        levels = {self.levels[seat] for seat in self.next_declarers}
+        return levels.pop() if len(levels) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    """One hand of a game: what was entered, how it settled, and the game after it."""
+    """One hand of a game: what was entered, the sides, how it settled and the game after it.
+
+    ``levels_gained`` has every player of the winning side and the levels they climbed, as
+    `settle` counts them (0 for those who did not climb, such as the other opponent teams under
+    pairs).
+    """
 
     number: int
     result: HandResult
-    declarers: Team
+    declarers: tuple[int, ...]
+    opponents: tuple[int, ...]
     level: Rank
+    trump: Suit | None
     settlement: Settlement
+    levels_gained: Mapping[int, int]
     before: GameState
     after: GameState
+
+    @property
+    def winner(self) -> Side:
+        return self.settlement.winner
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The hand's winning side."""
+        return self.declarers if self.winner is Side.DECLARERS else self.opponents
+
+    @property
+    def short_handed(self) -> bool:
+        return self.settlement.short_handed
+
+    @property
+    def friends(self) -> tuple[int, ...]:
+        """The declarer's side but the declarer."""
+        return tuple(seat for seat in self.declarers if seat != self.result.declarer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +191,11 @@ class Game:
     """A game's setup and its hands so far, each settled in turn."""
 
     setup: GameSetup
-    hands: tuple[PlayedHand, ...] = ()
+    hands: tuple[PlayedHand, ...] = field(default=())
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
 
     @property
     def state(self) -> GameState:
@@ -184,53 +203,177 @@ class Game:
 
     def play(self, result: HandResult) -> Game:
         """The game with ``result`` as its next hand; GameError names the hand if it can't be."""
-        number = len(self.hands) + 1
-        try:
-            hand = _play(self.setup.rules, number, self.state, result)
-        except ScoringError as error:
-            raise GameError(f"hand {number}: {error}") from error
+        hand = _numbered(self.setup, self.state, result, len(self.hands) + 1)
         return Game(self.setup, (*self.hands, hand))
 
 
 def start(setup: GameSetup) -> GameState:
-    # A chosen first starter binds only rules that rotate the start; elsewhere the bid decides.
-    starter = setup.first_starter if setup.rules.starter is Starter.ROTATE else None
-    return GameState(levels=setup.levels, declarers=None, starter=starter)
+    first = setup.first_declarer
+    return GameState(
+        number=1,
+        levels=setup.levels,
+        next_declarers=(first,) if first is not None else tuple(setup.table.seats),
+        next_declarer=first,
+    )
 
 
 def replay(setup: GameSetup, results: Iterable[HandResult]) -> Game:
     """Fold a game's hands in order."""
-    game = Game(setup)
-    for result in results:
-        game = game.play(result)
-    return game
+    # One list, not Game.play hand by hand: copying the hands at each one is quadratic.
+    hands: list[PlayedHand] = []
+    state = start(setup)
+    for number, result in enumerate(results, start=1):
+        hands.append(_numbered(setup, state, result, number))
+        state = hands[-1].after
+    return Game(setup, tuple(hands))
 
 
-def _play(rules: Rules, number: int, before: GameState, hand: HandResult) -> PlayedHand:
-    before.check(hand)
-    declarers = hand.declarer.team
-    level = before.levels.of(declarers)
+def _numbered(setup: GameSetup, before: GameState, result: HandResult, number: int) -> PlayedHand:
+    """Hand ``number`` played after ``before``; any error it raises names the hand."""
+    try:
+        return _play(setup, before, result)
+    except GameError as error:
+        if error.hand is not None:
+            raise
+        raise GameError(error.detail, hand=number, field=error.field) from error
+    except ScoringError as error:
+        raise GameError(str(error), hand=number, field=getattr(error, "field", None)) from error
+
+
+def declaring_side(table: Table, declarer: int, friends: Sequence[int]) -> tuple[int, ...]:
+    """The declarer's side, in play order: their fixed team, or the declarer and friends."""
+    if table.fixed_teams:
+        return table.team(declarer)
+    return tuple(sorted({declarer, *friends}))
+
+
+def _check(setup: GameSetup, before: GameState, hand: HandResult) -> None:
+    table = setup.table
+    if before.game_over:
+        raise GameError(f"the game is over: {table.names(before.winners)} won it")
+    if hand.declarer not in table.seats:
+        raise GameError(f"no seat {hand.declarer!r} at this table", field="declarer")
+    if hand.declarer not in before.next_declarers:
+        starts = table.names(before.next_declarers).replace(" and ", " or ")
+        raise GameError(
+            f"{table.players[hand.declarer]} cannot start this hand: {starts} "
+            f"{'starts' if len(before.next_declarers) == 1 else 'may start'} it",
+            field="declarer",
+        )
+    _check_friends(table, hand)
+    if not table.trumps.bids:
+        fixed = table.trumps.fixed(before.number)
+        if hand.trump is not fixed:
+            raise GameError(
+                f"this hand's trump is {fixed or 'none'}, not {hand.trump or 'none'}",
+                field="trump",
+            )
+        if hand.bid is not None:
+            raise GameError("nobody bids where the trump is fixed", field="bid")
+    elif hand.bid is not None:
+        check_bid(hand.bid, hand.trump)
+
+
+def _check_friends(table: Table, hand: HandResult) -> None:
+    friends = hand.friends
+    if table.fixed_teams:
+        if friends:
+            raise GameError("only find-a-friend hands have friends", field="friends")
+        return
+    called = table.called or 0
+    if len(friends) > called:
+        raise GameError(
+            f"a declarer calls {called} card{'s' if called > 1 else ''}, "
+            f"so at most {called} found a friend, got {len(friends)}",
+            field="friends",
+        )
+    if len(set(friends)) != len(friends):
+        raise GameError("a friend is named twice", field="friends")
+    for seat in friends:
+        if seat not in table.seats:
+            raise GameError(f"no seat {seat!r} at this table", field="friends")
+
+
+def _play(setup: GameSetup, before: GameState, hand: HandResult) -> PlayedHand:
+    _check(setup, before, hand)
+    rules, table = setup.rules, setup.table
+    declarer = hand.declarer
+    side = declaring_side(table, declarer, hand.friends)
+    opponents = tuple(seat for seat in table.seats if seat not in side)
+    # Who declares next if the opponents take over: the next player after the starter who was
+    # an opponent; under pairs only that player's team climbs.
+    taker = next(seat for seat in table.after(declarer) if seat in opponents)
+    takers = table.team(taker) if table.teams is Teams.PAIRS else opponents
+    short = not table.fixed_teams and len(side) < 1 + (table.called or 0)
+    level = before.levels[declarer]
+    past_ace = rules.game_end is GameEnd.PAST_ACE
+    # The climber settle reads for each side: the hand's level decides a hold at A; past A,
+    # the highest climber decides whether anyone passes it.
+    declarers_level = max(before.levels[seat] for seat in side) if past_ace else level
     settlement = settle(
         rules,
-        Levels(declarers=level, opponents=before.levels.of(declarers.other)),
+        Levels(declarers_level, max(before.levels[seat] for seat in takers)),
         opponent_points=hand.opponent_points,
         kitty_points=hand.kitty_points,
         last_trick=hand.last_trick,
         taken_back=hand.taken_back,
+        decks=table.decks,
+        kitty_cards=table.kitty_cards,
+        players=table.size,
+        short_handed=short,
     )
-    held = settlement.next_declarers is Side.DECLARERS
-    starter = None
-    if rules.starter is Starter.ROTATE:
-        starter = hand.declarer.partner if held else hand.declarer.right
-    winner = None
-    if settlement.game_winner is not None:
-        winner = declarers if settlement.game_winner is Side.DECLARERS else declarers.other
-    after = GameState(
-        levels=before.levels.with_level(declarers, settlement.levels.declarers).with_level(
-            declarers.other, settlement.levels.opponents
-        ),
-        declarers=declarers if held else declarers.other,
-        starter=starter,
-        winner=winner,
+    held = settlement.winner is Side.DECLARERS
+    winning, climbers = (side, side) if held else (opponents, takers)
+    levels = list(before.levels)
+    gained: dict[int, int] = {}
+    passed: list[int] = []
+    for seat in winning:
+        if seat not in climbers:
+            gained[seat] = 0
+            continue
+        levels[seat], climbed, over = climb(levels[seat], settlement.award)
+        gained[seat] = settlement.award if past_ace else climbed
+        if over:
+            passed.append(seat)
+    if past_ace:
+        winners = tuple(passed)
+    elif held and level is Rank.ACE:
+        winners = side
+    else:
+        winners = ()
+    after = _next(setup, before.number + 1, tuple(levels), winners, side, declarer, taker, held)
+    return PlayedHand(
+        number=before.number,
+        result=hand,
+        declarers=side,
+        opponents=opponents,
+        level=level,
+        trump=hand.trump,
+        settlement=settlement,
+        levels_gained=gained,
+        before=before,
+        after=after,
     )
-    return PlayedHand(number, hand, declarers, level, settlement, before, after)
+
+
+def _next(
+    setup: GameSetup,
+    number: int,
+    levels: tuple[Rank, ...],
+    winners: tuple[int, ...],
+    side: tuple[int, ...],
+    declarer: int,
+    taker: int,
+    held: bool,
+) -> GameState:
+    """Who starts the next hand: when the declarers hold, the next player of their side after
+    this hand's starter (the starter again if alone); otherwise the taker."""
+    if winners:
+        return GameState(number, levels, (), None, winners)
+    table = setup.table
+    if held:
+        starter = next((seat for seat in table.after(declarer) if seat in side), declarer)
+    else:
+        starter = taker
+    may_start = (starter,) if setup.rotating else table.team(starter)
+    return GameState(number, levels, may_start, starter)

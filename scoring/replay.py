@@ -3,14 +3,15 @@ trick for the kitty bonus, and the first play that broke the rules.
 
 The seats are read from the first trick: its players in play order, the first leader first. Two
 teams alternate around the table, so with four players the first leader and the third player
-partner against the second and the fourth. The first leader's team are the declarers (every seed
-has the declarers lead the first trick) unless ``declarers`` names them.
+partner against the second and the fourth. The first leader's team are the declarers (every rule
+text has the declarers lead the first trick) unless ``declarers`` names them.
 
 A record that breaks the rules is still replayed as it was played: a trick led by someone other
 than the last trick's winner, a play out of turn, a play that does not follow, a throw that a
-given hand could beat are all :class:`Fault`\\ s, and each trick goes to the player who took it at
-the table. A record that cannot be a hand at all (a deal that is not the pack, a player missing
-from a trick, a play that is not in the hand dealt) raises :class:`~scoring.errors.ReplayError`.
+given hand or another player's play shows could be beaten are all :class:`Fault`\\ s, and each
+trick goes to the player who took it at the table. A record that cannot be a hand at all (a deal
+that is not the pack, a player missing from a trick, a play that is not in the hand dealt) raises
+:class:`~scoring.errors.ReplayError`.
 
 >>> from scoring.cards import Rank, Suit, parse_cards
 >>> from scoring.rules import get_rules

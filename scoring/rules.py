@@ -10,13 +10,12 @@ and the group's own tables, with a lossless JSON form.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from scoring.errors import RulesError
-
-MAX_CARDS_PER_PLAYER = 25
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -51,7 +50,7 @@ class KittyRule(enum.Enum):
     """How the last trick multiplies the kitty's points when the opponents win it."""
 
     DOUBLE = "double"
-    """×2 whatever the last trick was (seed 000)."""
+    """×2 whatever the last trick was (the main rule text)."""
     PER_CARD = "per-card"
     """×2 for a single, else ×2 for each card each player played: a 5-card throw gives ×10 (001)."""
     PER_PAIR = "per-pair"
@@ -71,7 +70,7 @@ class Starter(enum.Enum):
     """Who leads (or deals) the next hand."""
 
     BID = "bid"
-    """The declarers' player who wins the bid (seed 000)."""
+    """The declarers' player who wins the bid (the main rule text)."""
     ROTATE = "rotate"
     """If the declarers hold, the last starter's partner; if not, the player to their right."""
 
@@ -128,6 +127,8 @@ class Rules:
     throws: bool = False
     throw_penalty: int = 0
     tractor_follow: TractorFollow = TractorFollow.TRACTOR
+    no_trump_level_cards: bool = True
+    """Whether a hand without a trump suit trumps the level cards too (False: only the jokers)."""
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -146,6 +147,10 @@ class Rules:
             )
         if self.throw_penalty and not self.throws:
             raise RulesError("a throw penalty needs rules that allow throws")
+        if not isinstance(self.no_trump_level_cards, bool):
+            raise RulesError(
+                f"no_trump_level_cards must be true or false, got {self.no_trump_level_cards!r}"
+            )
 
     def band_for(self, opponent_total: int) -> Band:
         """The band holding an opponents' total (their points plus the kitty bonus)."""
@@ -162,6 +167,15 @@ class Rules:
             return 2 * cards
         return 2 ** (1 + cards // 2)
 
+    def for_decks(self, decks: int) -> Rules:
+        """The table as it reads with ``decks`` decks: written for two, each band's start (but
+        0 and 5) and its ``every`` scale by ``decks / 2``, rounded down to a multiple of 5.
+
+        >>> [band.label for band in get_rules("standard").for_decks(3).bands]
+        ['0', '5–55', '60–115', '120+']
+        """
+        return self if decks == 2 else _for_decks(self, decks)
+
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict that :func:`rules_from_json` reads back to an equal object."""
         data: dict[str, object] = {
@@ -173,10 +187,33 @@ class Rules:
             "throws": self.throws,
             "throw_penalty": self.throw_penalty,
             "tractor_follow": self.tractor_follow.value,
+            "no_trump_level_cards": self.no_trump_level_cards,
         }
         if self.description:
             data["description"] = self.description
         return data
+
+
+@functools.lru_cache(maxsize=64)
+def _for_decks(rules: Rules, decks: int) -> Rules:
+    """Kept per rules and decks: every hand of a long game settles under the same table."""
+    starts = [_scaled(band.low, decks) if band.low > 5 else band.low for band in rules.bands]
+    ends = [start - 5 for start in starts[1:]]
+    bands = tuple(
+        Band(
+            start,
+            end if band.high is not None else None,
+            band.winner,
+            band.levels,
+            _scaled(band.every, decks) if band.every else None,
+        )
+        for band, start, end in zip(rules.bands, starts, [*ends, None], strict=True)
+    )
+    return replace(rules, bands=bands)
+
+
+def _scaled(points: int, decks: int) -> int:
+    return max(5, points * decks // 2 // 5 * 5)
 
 
 def _band_to_json(band: Band) -> dict[str, object]:
@@ -275,7 +312,7 @@ def _bands(*rows: tuple[int, int | None, str, int] | tuple[int, int | None, str,
 
 STANDARD = Rules(
     name="standard",
-    description="Seeds 000/002/004: kitty ×2; 80 or more takes the deal without climbing; "
+    description="Kitty ×2; 80 or more takes the deal without climbing; "
     "the declarers win by holding at A.",
     bands=_bands(
         (0, 0, "declarers", 3),
@@ -284,12 +321,12 @@ STANDARD = Rules(
         (80, None, "opponents", 0),
     ),
 )
-"""Seeds 000, 002 and 004: the opponents take the deal at 80 without climbing; hold at A to win."""
+"""The main rule text: the opponents take the deal at 80 without climbing; hold at A to win."""
 
 OPEN_LADDER = Rules(
     name="open-ladder",
-    description="Seed 001: kitty ×2 per card in the last trick; throws with a 10-point penalty "
-    "per card taken back; the first team past A wins.",
+    description="Kitty ×2 per card in the last trick; throws with a 10-point penalty per card "
+    "taken back; the first team past A wins; without a trump suit only the jokers are trumps.",
     bands=_bands(
         (0, 0, "declarers", 3),
         (5, 35, "declarers", 2),
@@ -305,12 +342,14 @@ OPEN_LADDER = Rules(
     throws=True,
     throw_penalty=10,
     tractor_follow=TractorFollow.PAIRS,
+    no_trump_level_cards=False,
 )
-"""Seed 001: the opponents climb from 120; kitty ×2 per card; throws; the first team past A wins."""
+"""The open-ladder rule set: the opponents climb from 120; kitty ×2 per card; throws; the first
+team past A wins; a hand without a trump suit trumps only the jokers."""
 
 KAWU = Rules(
     name="kawu",
-    description="Seed 003: kitty ×2 single, ×4 pair, ×8 tractor of two pairs, doubling per pair; "
+    description="Kitty ×2 single, ×4 pair, ×8 tractor of two pairs, doubling per pair; "
     "no throws; the declarers win by holding at A.",
     bands=_bands(
         (0, 0, "declarers", 3),
@@ -323,22 +362,23 @@ KAWU = Rules(
     kitty=KittyRule.PER_PAIR,
     starter=Starter.ROTATE,
 )
-"""Seed 003: the open-ladder table, the kitty doubling per pair, no throws, win by holding at A."""
+"""The kawu rule set: the open-ladder table, the kitty doubling per pair, no throws, win by
+holding at A."""
 
 SIMPLIFIED = Rules(
     name="simplified",
-    description="Variant of seed 000: the side that wins the hand climbs exactly 1 level.",
+    description="The side that wins the hand climbs exactly 1 level.",
     bands=_bands(
         (0, 75, "declarers", 1),
         (80, None, "opponents", 1),
     ),
 )
-"""The variant of seed 000: whichever side wins the hand climbs exactly one level."""
+"""A variant in the main rule text: whichever side wins the hand climbs exactly one level."""
 
 PRESETS: dict[str, Rules] = {
     rules.name: rules for rules in (STANDARD, OPEN_LADDER, KAWU, SIMPLIFIED)
 }
-"""The named presets of RULES.md, by their stable names."""
+"""The named presets of docs/rules.md, by their stable names."""
 
 _RULES_KEYS = {
     "name",
@@ -349,6 +389,7 @@ _RULES_KEYS = {
     "throws",
     "throw_penalty",
     "tractor_follow",
+    "no_trump_level_cards",
     "description",
 }
 _BAND_KEYS = {"from", "to", "winner", "levels", "every"}
@@ -382,6 +423,8 @@ def rules_from_json(data: Mapping[str, object]) -> Rules:
     throws = data.get("throws", False)
     if not isinstance(throws, bool):
         raise RulesError(f"throws must be true or false, got {throws!r}")
+    # Rules written before the key existed trumped the level cards in every hand.
+    no_trump_level_cards = data.get("no_trump_level_cards", True)
     return Rules(
         name=data.get("name", "custom"),  # type: ignore[arg-type]
         bands=tuple(_band_from_json(number, raw) for number, raw in enumerate(raw_bands, 1)),
@@ -393,6 +436,7 @@ def rules_from_json(data: Mapping[str, object]) -> Rules:
         tractor_follow=_enum(
             TractorFollow, "tractor_follow", data.get("tractor_follow", TractorFollow.TRACTOR.value)
         ),
+        no_trump_level_cards=no_trump_level_cards,  # type: ignore[arg-type]
         description=str(data.get("description", "")),
     )
 

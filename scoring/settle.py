@@ -19,22 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoring.cards import POINTS_PER_DECK, Rank
-from scoring.errors import SettleError
-from scoring.rules import (
-    MAX_CARDS_PER_PLAYER,
-    Band,
-    Format,
-    GameEnd,
-    Rules,
-    Side,
-    get_rules,
-)
+from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Rank, check_decks
+from scoring.errors import ScoringError, SettleError
+from scoring.rules import Band, Format, GameEnd, Rules, Side, get_rules
+from scoring.table import KITTY_POINTS_PER_CARD, MIN_KITTY, MIN_PLAYERS, deal
 
-DECK_POINTS = 2 * POINTS_PER_DECK
-KITTY_CARDS = 8
-MAX_KITTY_POINTS = 80
-"""Eight cards hold at most 80 points (eight tens and kings)."""
+MAX_KITTY = 12
+"""The most kitty cards a deal leaves: a table can agree on a bigger kitty than the least."""
 
 __all__ = ["LastTrick", "Levels", "Settlement", "TakenBack", "explain", "get_rules", "settle"]
 
@@ -101,12 +92,18 @@ class Settlement:
     last_trick: LastTrick
     kitty_multiplier: int
     kitty_bonus: int
+    decks: int
     throw_penalty: int
     """Points the failed throws moved to the opponents (negative: away from them)."""
     opponent_total: int
     band: Band
     winner: Side
+    award: int
+    """The levels the table awards the winner (one more for a short-handed side that holds)."""
     levels_gained: int
+    """The levels the winner climbs: the award, cut at A where the rules stop levels there."""
+    short_handed: bool
+    """The declaring side was smaller than its full strength (find-a-friend) and held."""
     levels: Levels
     next_declarers: Side
     game_over: bool
@@ -151,6 +148,8 @@ def explain(settlement: Settlement, gettext: Callable[[str], str] = str) -> str:
         outcome = gettext("declarers keep the deal")
     elif declarers and s.stopped_at_ace:
         outcome = gettext("declarers climb {levels}, stopping at A")
+    elif declarers and s.short_handed:
+        outcome = gettext("declarers climb {levels}, one more for holding short-handed")
     elif declarers:
         outcome = gettext("declarers climb {levels}")
     elif not s.levels_gained:
@@ -179,6 +178,11 @@ def settle(
     kitty_points: int,
     last_trick: LastTrick,
     taken_back: TakenBack = NOTHING_TAKEN_BACK,
+    *,
+    decks: int = 2,
+    kitty_cards: int | None = None,
+    players: int = MIN_PLAYERS,
+    short_handed: bool = False,
 ) -> Settlement:
     """Settle one hand under ``rules``.
 
@@ -186,27 +190,37 @@ def settle(
     those buried in the kitty; the kitty counts for the opponents only when they win the last
     trick, multiplied by what the rules give for that trick. ``taken_back`` counts the cards
     of failed throws, which move points as the rules' throw penalty says; the opponents' total
-    never goes below 0.
+    never goes below 0. With more than two ``decks`` the level table scales
+    (:meth:`Rules.for_decks`); ``kitty_cards`` defaults to what a four-player deal leaves, and
+    the cards dealt to each of ``players`` bound the last trick. A
+    ``short_handed`` declaring side (find-a-friend, fewer friends than cards called) that holds
+    climbs one level more than the table awards.
     """
-    _check_points(opponent_points, kitty_points)
-    _check_last_trick(rules, last_trick)
+    try:
+        check_decks(decks)
+    except ScoringError as error:
+        raise SettleError(str(error), field="decks") from None
+    kitty_cards = _check_kitty_cards(decks, kitty_cards)
+    _check_points(opponent_points, kitty_points, decks, kitty_cards)
+    _check_last_trick(rules, last_trick, (CARDS_PER_DECK * decks - kitty_cards) // players)
     _check_taken_back(rules, taken_back)
 
     multiplier = rules.kitty_multiplier(last_trick.format, last_trick.cards)
     bonus = kitty_points * multiplier if last_trick.winner is Side.OPPONENTS else 0
     penalty = rules.throw_penalty * (taken_back.declarers - taken_back.opponents)
     total = max(0, opponent_points + bonus + penalty)
-    band = rules.band_for(total)
-    gained = band.levels_for(total)
+    band = rules.for_decks(decks).band_for(total)
+    short = short_handed and band.winner is Side.DECLARERS
+    award = band.levels_for(total) + short
     before = levels.of(band.winner)
-    climbed = before + gained
-    capped = climbed > Rank.ACE
-    new_level = Rank.ACE if capped else Rank(climbed)
+    new_level, climbed, passed = climb(before, award)
 
     if rules.game_end is GameEnd.PAST_ACE:
-        game_over = capped
+        game_over = passed
+        gained = award
     else:
         game_over = band.winner is Side.DECLARERS and levels.declarers is Rank.ACE
+        gained = climbed
     game_winner = band.winner if game_over else None
 
     if band.winner is Side.DECLARERS:
@@ -220,24 +234,57 @@ def settle(
         last_trick=last_trick,
         kitty_multiplier=multiplier,
         kitty_bonus=bonus,
+        decks=decks,
         throw_penalty=penalty,
         opponent_total=total,
         band=band,
         winner=band.winner,
+        award=award,
         levels_gained=gained,
+        short_handed=short,
         levels=new_levels,
         next_declarers=band.winner,
         game_over=game_over,
         game_winner=game_winner,
-        stopped_at_ace=capped and not game_over,
+        stopped_at_ace=passed and not game_over,
         past_ace=rules.game_end is GameEnd.PAST_ACE,
     )
 
 
-def _check_points(opponent_points: int, kitty_points: int) -> None:
+def climb(level: Rank, award: int) -> tuple[Rank, int, bool]:
+    """A climb of ``award`` levels from ``level``: the level reached (A at most), the levels
+    actually climbed, and whether the climb went past A.
+
+    >>> climb(Rank.KING, 3)
+    (<Rank.ACE: 14>, 1, True)
+    """
+    reached = level + award
+    if reached > Rank.ACE:
+        return Rank.ACE, Rank.ACE - level, True
+    return Rank(reached), award, False
+
+
+def _check_kitty_cards(decks: int, kitty_cards: int | None) -> int:
+    if kitty_cards is None:
+        return deal(MIN_PLAYERS, decks)[1]
+    if (
+        isinstance(kitty_cards, bool)
+        or not isinstance(kitty_cards, int)
+        or not MIN_KITTY <= kitty_cards <= MAX_KITTY
+    ):
+        raise SettleError(
+            f"kitty_cards must be a number of cards from {MIN_KITTY} to {MAX_KITTY}, "
+            f"got {kitty_cards!r}",
+            field="kitty_cards",
+        )
+    return kitty_cards
+
+
+def _check_points(opponent_points: int, kitty_points: int, decks: int, kitty_cards: int) -> None:
+    deck_points = POINTS_PER_DECK * decks
     for name, value, top in (
-        ("opponent_points", opponent_points, DECK_POINTS),
-        ("kitty_points", kitty_points, MAX_KITTY_POINTS),
+        ("opponent_points", opponent_points, deck_points),
+        ("kitty_points", kitty_points, KITTY_POINTS_PER_CARD * kitty_cards),
     ):
         if (
             isinstance(value, bool)
@@ -248,10 +295,10 @@ def _check_points(opponent_points: int, kitty_points: int) -> None:
             raise SettleError(
                 f"{name} must be a multiple of 5 from 0 to {top}, got {value!r}", field=name
             )
-    if opponent_points + kitty_points > DECK_POINTS:
+    if opponent_points + kitty_points > deck_points:
         raise SettleError(
             f"opponent_points {opponent_points} + kitty_points {kitty_points} = "
-            f"{opponent_points + kitty_points}, but the deck holds only {DECK_POINTS} points",
+            f"{opponent_points + kitty_points}, but {decks} decks hold only {deck_points} points",
             field="opponent_points",
         )
 
@@ -271,7 +318,7 @@ def _check_taken_back(rules: Rules, taken_back: TakenBack) -> None:
         )
 
 
-def _check_last_trick(rules: Rules, last_trick: LastTrick) -> None:
+def _check_last_trick(rules: Rules, last_trick: LastTrick, most: int) -> None:
     fmt, cards = last_trick.format, last_trick.cards
     if isinstance(cards, bool) or not isinstance(cards, int):
         raise SettleError(
@@ -293,9 +340,8 @@ def _check_last_trick(rules: Rules, last_trick: LastTrick) -> None:
         raise SettleError(
             f"a {fmt} last trick has {wanted} per player, got {cards}", field="last_trick"
         )
-    if cards > MAX_CARDS_PER_PLAYER:
+    if cards > most:
         raise SettleError(
-            f"a last trick of {cards} cards per player is more than a hand of "
-            f"{MAX_CARDS_PER_PLAYER} holds",
+            f"a last trick of {cards} cards per player is more than a hand of {most} holds",
             field="last_trick",
         )

@@ -1,18 +1,22 @@
 """A group's ladder history in numbers: what its games say about each player.
 
 The statistics read :class:`GameRecord` values, each a game reduced to what they need: its rules,
-who sat where, when it was played, and one :class:`HandLine` per settled hand. A record is made
-from a scored game (:meth:`GameRecord.of`) and keeps a compact JSON form, so that an app can store
-it beside the game and not replay every hand of every game on every page.
+who sat where (in play order), its fixed teams, when it was played, and one :class:`HandLine` per
+settled hand. A record is made from a scored game (:meth:`GameRecord.of`) and keeps a compact
+JSON form, so that an app can store it beside the game and not replay every hand of every game on
+every page.
 
 The definitions, as the player pages show them:
 
-- A player **declares** a hand when their team are its declarers (whichever partner bid), and
-  **defends** it when their team are its opponents.
-- **Hold rate**: of the hands a player declared, the share their team held (the hand's winner
-  was the declarers, who then declared again). Per level, it is counted at the level the hand
-  was played at; at A it says how often a team got stuck there.
-- **Take-over rate**: of the hands a player defended, the share their team took the deal.
+- A player **declares** a hand when they are on its declaring side: their team are its
+  declarers (whichever of them bid), or in find-a-friend they started it or were a friend; they
+  **defend** it otherwise.
+- **Hold rate**: of the hands a player declared, the share their side held (the hand's winner
+  was the declarers). Per level, it is counted at the level the hand was played at; at A it
+  says how often a side got stuck there. In find-a-friend it is also split into the hands the
+  player started and those they joined as a friend, and **called** says how often another
+  declarer's called card found them.
+- **Take-over rate**: of the hands a player defended, the share their side took the deal.
 - **Opponents' points**: the opponents' total that the rules' bands read (card points plus the
   kitty bonus), averaged over the hands a player declared (points conceded) and defended
   (points scored).
@@ -20,17 +24,20 @@ The definitions, as the player pages show them:
   a kitty bonus was added to their total.
 - **Big win**: a hand whose declarers held the opponents to a total of 0.
 - **Near miss**: a hand lost by one five-point step at the line where the deal changes hands
-  (the lowest total of the rules' first opponents' band: 80 in every preset). The declarers
-  miss narrowly when the opponents reach exactly that total (80: they lose the deal by 5); the
-  opponents miss narrowly when they stop five short of it (75).
-- **Win rate**, partners and opponents count finished games only.
+  (the lowest total of the rules' first opponents' band, for the game's decks: 80 with two
+  decks in every preset). The declarers miss narrowly when the opponents reach exactly that
+  total; the opponents miss narrowly when they stop five short of it.
+- **Win rate**, partners and opponents count finished games only; a game's winners are the
+  players it names (a team, or in find-a-friend the players who reached the end). Partners are
+  the fixed team-mates; find-a-friend games have none.
 
 >>> from scoring.rules import Format, get_rules
 >>> from scoring.game import GameSetup, HandResult, replay
 >>> from scoring.settle import LastTrick
->>> game = replay(GameSetup(get_rules("standard")), [
-...     HandResult(Seat.NORTH, 0, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))])
->>> record = GameRecord.of(1, game, dict(zip(Seat, "MJLH")))
+>>> from scoring.table import Table
+>>> game = replay(GameSetup(get_rules("standard"), Table(tuple("MJLH"))), [
+...     HandResult(0, 0, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))])
+>>> record = GameRecord.of(1, game, "MJLH")
 >>> stats = player_stats([record], "M")
 >>> stats.declared.count, stats.declared.hits, stats.big_wins
 (1, 1, 1)
@@ -39,15 +46,16 @@ The definitions, as the player pages show them:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Generic, TypeVar
 
 from scoring.cards import Rank
 from scoring.errors import ScoringError
-from scoring.game import Game, GameError, GameSetup, HandResult, Seat, Team, TeamLevels
+from scoring.game import Game, GameError, GameSetup, HandResult
 from scoring.rules import Rules, Side
 
 P = TypeVar("P", bound=Hashable)
@@ -69,46 +77,44 @@ __all__ = [
 ]
 
 
-def take_over_total(rules: Rules) -> int:
-    """The lowest opponents' total at which the opponents win the hand (80 in every preset).
+def take_over_total(rules: Rules, decks: int = 2) -> int:
+    """The lowest opponents' total at which the opponents win the hand (80 with two decks in
+    every preset).
 
     >>> from scoring.rules import get_rules
-    >>> take_over_total(get_rules("simplified"))
-    80
+    >>> take_over_total(get_rules("simplified")), take_over_total(get_rules("standard"), 3)
+    (80, 120)
     """
-    return next(band.low for band in rules.bands if band.winner is Side.OPPONENTS)
+    return next(band.low for band in rules.for_decks(decks).bands if band.winner is Side.OPPONENTS)
 
 
 @dataclass(frozen=True, slots=True)
 class HandLine:
-    """One settled hand, as the statistics read it."""
+    """One settled hand, as the statistics read it: seats are numbered in play order."""
 
-    declarer: Seat
+    declarer: int
+    declarers: tuple[int, ...]
+    """The declaring side: the declarer's team, or the declarer and their friends."""
     level: Rank
     opponent_total: int
     kitty_bonus: int
     winner: Side
-    levels: TeamLevels
-    """Both teams' levels after the hand."""
-
-    @property
-    def declarers(self) -> Team:
-        return self.declarer.team
+    levels: tuple[Rank, ...]
+    """Every player's level after the hand."""
 
     @property
     def held(self) -> bool:
         return self.winner is Side.DECLARERS
 
     def to_json(self) -> list:
-        north_south, east_west = self.levels
         return [
-            self.declarer.value,
+            self.declarer,
+            "".join(map(str, self.declarers)),
             self.level.symbol,
             self.opponent_total,
             self.kitty_bonus,
             self.winner.value,
-            north_south.symbol,
-            east_west.symbol,
+            "".join(level.symbol for level in self.levels),
         ]
 
     @classmethod
@@ -116,58 +122,69 @@ class HandLine:
         return _hand_line(data)
 
 
-_SEATS = {seat.value: seat for seat in Seat}
 _RANKS = {rank.symbol: rank for rank in Rank}
 _SIDES = {side.value: side for side in Side}
-_LEVELS = {
-    (north_south.symbol, east_west.symbol): TeamLevels(north_south, east_west)
-    for north_south in Rank
-    for east_west in Rank
-}
+
+
+@functools.cache
+def _seats(text: str) -> tuple[int, ...]:
+    return tuple(map(int, text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _levels(text: str) -> tuple[Rank, ...]:
+    return tuple(_RANKS[symbol] for symbol in text)
 
 
 def _hand_line(data: Sequence) -> HandLine:
     """A hand line read from its JSON form by table look-ups: a long history holds thousands."""
-    declarer, level, total, bonus, winner, north_south, east_west = data
+    declarer, declarers, level, total, bonus, winner, levels = data
     return HandLine(
-        _SEATS[declarer],
+        declarer,
+        _seats(declarers),
         _RANKS[level],
         total,
         bonus,
         _SIDES[winner],
-        _LEVELS[north_south, east_west],
+        _levels(levels),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class GameRecord(Generic[P]):
-    """A game as the history reads it: ``seats`` name the player in each seat."""
+    """A game as the history reads it: ``seats`` name the player in each seat, in play order;
+    ``teams`` are its fixed teams as seats (none in find-a-friend); ``winners`` the seats that
+    won it, once it is finished."""
 
     key: Hashable
     rules: Rules
-    seats: Mapping[Seat, P]
-    start: TeamLevels
+    seats: tuple[P, ...]
+    teams: tuple[tuple[int, ...], ...]
+    start: tuple[Rank, ...]
     hands: tuple[HandLine, ...]
-    winner: Team | None
+    winners: tuple[int, ...]
     played: datetime | None = None
+    decks: int = 2
 
     @classmethod
     def of(
         cls,
         key: Hashable,
         game: Game,
-        seats: Mapping[Seat, P],
+        seats: Sequence[P],
         played: datetime | None = None,
     ) -> GameRecord[P]:
         """The record of a scored game."""
         return cls(
             key=key,
             rules=game.setup.rules,
-            seats=dict(seats),
+            seats=tuple(seats),
+            teams=game.table.fixed,
             start=game.setup.levels,
             hands=tuple(
                 HandLine(
                     declarer=hand.result.declarer,
+                    declarers=hand.declarers,
                     level=hand.level,
                     opponent_total=hand.settlement.opponent_total,
                     kitty_bonus=hand.settlement.kitty_bonus,
@@ -176,30 +193,37 @@ class GameRecord(Generic[P]):
                 )
                 for hand in game.hands
             ),
-            winner=game.state.winner,
+            winners=game.state.winners,
             played=played,
+            decks=game.table.decks,
         )
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return bool(self.winners)
 
     @property
-    def levels(self) -> TeamLevels:
-        """Both teams' levels now: after the last hand, or where the game started."""
+    def levels(self) -> tuple[Rank, ...]:
+        """Every player's level now: after the last hand, or where the game started."""
         return self.hands[-1].levels if self.hands else self.start
 
     @property
-    def race(self) -> tuple[TeamLevels, ...]:
-        """Both teams' levels at the start and after each hand: the level race."""
+    def race(self) -> tuple[tuple[Rank, ...], ...]:
+        """Every player's level at the start and after each hand: the level race."""
         return (self.start, *(hand.levels for hand in self.hands))
 
-    def seat_of(self, player: P) -> Seat | None:
-        return next((seat for seat, seated in self.seats.items() if seated == player), None)
+    def seat_of(self, player: P) -> int | None:
+        return next((seat for seat, seated in enumerate(self.seats) if seated == player), None)
 
-    def players(self, team: Team) -> tuple[P, P]:
-        first, second = team.seats
-        return self.seats[first], self.seats[second]
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """The seat's fixed team (just the seat in find-a-friend)."""
+        return next((team for team in self.teams if seat in team), (seat,))
+
+    def players(self, seats: Iterable[int]) -> tuple[P, ...]:
+        return tuple(self.seats[seat] for seat in seats)
+
+    def won(self, seat: int) -> bool:
+        return seat in self.winners
 
     def hands_json(self) -> list[list]:
         """The hands' compact JSON form; :meth:`with_hands_json` reads it back."""
@@ -210,21 +234,28 @@ class GameRecord(Generic[P]):
         cls,
         key: Hashable,
         setup: GameSetup,
-        seats: Mapping[Seat, P],
+        seats: Sequence[P],
         hands: Iterable[Sequence],
-        winner: str | None,
+        winners: str,
         played: datetime | None = None,
     ) -> GameRecord[P]:
-        """A record from a game's setup and seats and its stored hands."""
+        """A record from a game's setup and seats and its stored hands and winners (their seats
+        as digits, ``"02"``)."""
         return cls(
             key=key,
             rules=setup.rules,
-            seats=dict(seats),
+            seats=tuple(seats),
+            teams=setup.table.fixed,
             start=setup.levels,
             hands=tuple(map(_hand_line, hands)),
-            winner=Team(winner) if winner else None,
+            winners=_seats(winners),
             played=played,
+            decks=setup.table.decks,
         )
+
+    @staticmethod
+    def winners_json(winners: Iterable[int]) -> str:
+        return "".join(map(str, winners))
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +318,12 @@ class PlayerStats(Generic[P]):
     """Hands declared and lost at exactly the take-over total (80)."""
     near_misses_defending: int = 0
     """Hands defended and lost five short of the take-over total (75)."""
+    started: Tally = Tally()
+    """Find-a-friend hands this player started; hits: held."""
+    befriended: Tally = Tally()
+    """Find-a-friend hands this player joined as a friend; hits: held."""
+    called: Tally = Tally()
+    """Find-a-friend hands another player started; hits: a called card found this player."""
     partners: tuple[Matchup[P], ...] = ()
     opponents: tuple[Matchup[P], ...] = ()
     totals: Counter = field(default_factory=Counter)
@@ -331,7 +368,7 @@ class PlayerStats(Generic[P]):
 def player_stats(records: Iterable[GameRecord[P]], player: P) -> PlayerStats[P]:
     """Everything :class:`PlayerStats` holds, for ``player``, over ``records``."""
     games = finished = wins = 0
-    declared = defended = scoops = scooped = Tally()
+    declared = defended = scoops = scooped = started = befriended = called = Tally()
     by_level: dict[Rank, Tally] = {}
     big_wins = shut_out = near_declaring = near_defending = 0
     partners: Counter = Counter()
@@ -343,13 +380,13 @@ def player_stats(records: Iterable[GameRecord[P]], player: P) -> PlayerStats[P]:
         seat = record.seat_of(player)
         if seat is None:
             continue
-        team = seat.team
         games += 1
-        line = take_over_total(record.rules)
+        line = take_over_total(record.rules, record.decks)
+        friendly = not record.teams
         for hand in record.hands:
             totals[hand.opponent_total] += 1
             scoop = hand.kitty_bonus > 0
-            if hand.declarers is team:
+            if seat in hand.declarers:
                 declared = declared.add(hand.held, hand.opponent_total)
                 by_level[hand.level] = by_level.get(hand.level, Tally()).add(hand.held)
                 scooped = scooped.add(scoop, hand.kitty_bonus)
@@ -360,15 +397,27 @@ def player_stats(records: Iterable[GameRecord[P]], player: P) -> PlayerStats[P]:
                 scoops = scoops.add(scoop, hand.kitty_bonus)
                 shut_out += hand.opponent_total == 0
                 near_defending += hand.opponent_total == line - 5
+            if not friendly:
+                continue
+            if hand.declarer == seat:
+                started = started.add(hand.held)
+            else:
+                friend = seat in hand.declarers
+                called = called.add(friend)
+                if friend:
+                    befriended = befriended.add(hand.held)
         if not record.finished:
             continue
-        won = record.winner is team
+        won = record.won(seat)
         finished += 1
         wins += won
-        partner = record.seats[seat.partner]
-        partners[partner] += 1
-        partner_wins[partner] += won
-        for opponent in record.players(team.other):
+        team = record.team_of(seat)
+        for partner in record.players(other for other in team if other != seat):
+            partners[partner] += 1
+            partner_wins[partner] += won
+        for opponent in record.players(
+            other for other in range(len(record.seats)) if other not in team
+        ):
             opponents[opponent] += 1
             opponent_wins[opponent] += won
     return PlayerStats(
@@ -385,6 +434,9 @@ def player_stats(records: Iterable[GameRecord[P]], player: P) -> PlayerStats[P]:
         shut_out=shut_out,
         near_misses_declaring=near_declaring,
         near_misses_defending=near_defending,
+        started=started,
+        befriended=befriended,
+        called=called,
         partners=tuple(Matchup(p, n, partner_wins[p]) for p, n in partners.items()),
         opponents=tuple(Matchup(p, n, opponent_wins[p]) for p, n in opponents.items()),
         totals=totals,
@@ -411,20 +463,24 @@ def standings(records: Iterable[GameRecord[P]]) -> dict[P, Standing[P]]:
     finished: Counter = Counter()
     wins: Counter = Counter()
     for record in records:
-        for seat, player in record.seats.items():
+        for seat, player in enumerate(record.seats):
             games[player] += 1
             finished[player] += record.finished
-            wins[player] += record.winner is seat.team
+            wins[player] += record.won(seat)
     return {p: Standing(p, games[p], finished[p], wins[p]) for p in games}
 
 
-def opponent_totals(records: Iterable[GameRecord]) -> list[tuple[Rules, Counter]]:
-    """How often each opponents' total was scored, per rules, the most played rules first."""
-    by_rules: dict[Rules, Counter] = {}
+def opponent_totals(records: Iterable[GameRecord]) -> list[tuple[Rules, int, Counter]]:
+    """How often each opponents' total was scored, per rules and number of decks (totals of
+    three decks are read against other bands than two), the most played first."""
+    by_rules: dict[tuple[Rules, int], Counter] = {}
     for record in records:
-        counter = by_rules.setdefault(record.rules, Counter())
+        counter = by_rules.setdefault((record.rules, record.decks), Counter())
         counter.update(hand.opponent_total for hand in record.hands)
-    return sorted(by_rules.items(), key=lambda item: -item[1].total())
+    return sorted(
+        ((rules, decks, totals) for (rules, decks), totals in by_rules.items()),
+        key=lambda item: -item[2].total(),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,7 +488,7 @@ class PartialReplay:
     """A game's hands folded for as long as they can be: ``error`` says why the rest could not.
 
     ``stopped`` is the number of the first hand that could not be played, or None; ``swapped``
-    the numbers of the hands that the rules' rotation gave to the declarer's partner.
+    the numbers of the hands that the rules' rotation gave to a team-mate of the declarer.
     """
 
     game: Game
@@ -449,36 +505,44 @@ def partial_replay(
 ) -> PartialReplay:
     """Fold ``results`` under ``setup`` up to the first hand that cannot follow.
 
-    Replaying a game under other rules can end it earlier, or make the next declarers the other
+    Replaying a game under other rules can end it earlier, or make the next declarers another
     team, or meet a last trick those rules do not allow; the replay stops there. With
-    ``swap_partners``, a hand whose rules name a starter (their rotation) but which the
-    starter's partner declared is taken as the starter's: the same team, the same points.
+    ``swap_partners``, a hand whose rules name its one starter (a rotation) but which a
+    team-mate of that starter declared is taken as the starter's: the same team, the same points.
 
     >>> from scoring.rules import Format, get_rules
     >>> from scoring.settle import LastTrick
     >>> held = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
-    >>> hands = [HandResult(Seat.NORTH, 45, 0, held), HandResult(Seat.NORTH, 45, 0, held)]
-    >>> partial_replay(GameSetup(get_rules("kawu")), hands).stopped
+    >>> from scoring.table import Table
+    >>> table = Table(tuple("MJLH"))
+    >>> hands = [HandResult(0, 45, 0, held), HandResult(0, 45, 0, held)]
+    >>> partial_replay(GameSetup(get_rules("kawu"), table, first_declarer=0), hands).stopped
     2
-    >>> partial_replay(GameSetup(get_rules("kawu")), hands, swap_partners=True).swapped
+    >>> kawu = GameSetup(get_rules("kawu"), table, first_declarer=0)
+    >>> partial_replay(kawu, hands, swap_partners=True).swapped
     (2,)
     >>> throw = LastTrick(Side.DECLARERS, Format.THROW, 3)
-    >>> partial = partial_replay(GameSetup(get_rules("standard")), [
-    ...     HandResult(Seat.NORTH, 45, 0, throw)])
+    >>> partial = partial_replay(GameSetup(get_rules("standard"), table), [
+    ...     HandResult(0, 45, 0, throw)])
     >>> partial.stopped, str(partial.error)
     (1, 'hand 1: the standard rules allow no throws, so the last trick was no throw')
     """
     game = Game(setup)
     swapped: list[int] = []
     for result in results:
-        starter = game.state.starter
-        if swap_partners and starter is not None and result.declarer is starter.partner:
-            result = dataclasses.replace(result, declarer=starter)
+        starters = game.state.next_declarers
+        if (
+            swap_partners
+            and len(starters) == 1
+            and result.declarer != starters[0]
+            and result.declarer in setup.table.team(starters[0])
+        ):
+            result = dataclasses.replace(result, declarer=starters[0])
             swapped.append(len(game.hands) + 1)
         try:
             game = game.play(result)
         except ScoringError as error:
             if not isinstance(error, GameError):
-                error = GameError(f"hand {len(game.hands) + 1}: {error}")
+                error = GameError(str(error), hand=len(game.hands) + 1)
             return PartialReplay(game, error, tuple(swapped))
     return PartialReplay(game, None, tuple(swapped))

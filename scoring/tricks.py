@@ -10,16 +10,20 @@ the suit, then anything.
 Winning: only a play of the lead's shape in the led suit, or in trumps from a player void in the
 led suit, can win. It takes the trick from the play winning so far only if it beats it combination
 by combination (for a single, a pair or a tractor: it is higher); equal cards leave the trick with
-the first played. A trump play beats any play of a plain suit. A play that breaks the following
-rules cannot win: a revoke does not take the trick.
+the first played. A play that can be read as those combinations in several ways is read to its
+player's advantage: one reading of the later play must beat every reading of the winner so far,
+and a doubt keeps the trick with the earlier play. A trump play beats any play of a plain suit. A
+play that breaks the following rules cannot win: a revoke does not take the trick.
 
-Throws, where the rules allow them: a throw fails when a given hand of another player holds a
-higher combination of the same shape in the led suit than one of its combinations. The leader
-then takes the throw back and leads that combination instead (the one with the fewest cards, then
-the lowest, if several can be beaten), paying the rules' penalty for each card taken back. The
-trick as recorded does not stand: the judgement names no winner, and the lead is marked illegal
-with the reason. Hands that were not given cannot fail a throw. A throw under rules that forbid
-throws, or a lead of mixed suits, is not a lead at all: :class:`~scoring.errors.PlayError`.
+Throws, where the rules allow them: a throw fails when another player is known to have held a
+higher combination of the same shape in the led suit than one of its combinations, before the
+trick: in the hand given for them, or else in the cards they played to it (a player who follows a
+throw of A and Q with K and 2 held a K above the Q). The leader then takes the throw back and
+leads that combination instead (the one with the fewest cards, then the lowest, if several can be
+beaten), paying the rules' penalty for each card taken back. The trick as recorded does not stand:
+the judgement names no winner, and the lead is marked illegal with the reason. A throw under rules
+that forbid throws, or a lead of mixed suits, is not a lead at all:
+:class:`~scoring.errors.PlayError`.
 
 >>> from scoring.cards import Rank, Suit, parse_cards
 >>> from scoring.rules import get_rules
@@ -41,10 +45,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.cards import Card, check_copies, points
-from scoring.combos import Combo, decompose, find_split, highest, pairs, tractors_matched
+from scoring.combos import (
+    Combo,
+    Shape,
+    decompose,
+    find_split,
+    highest,
+    pairs,
+    tractors_matched,
+)
 from scoring.errors import CardError, PlayError
 from scoring.rules import Format, Rules, TractorFollow
 from scoring.trump import TRUMP, FollowSuit, Trump, suit_name
@@ -85,7 +97,8 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True)
 class ThrowCheck:
-    """A throw checked against the other players' given hands (``checked``).
+    """A throw checked against what the other players (``checked``, in play order) are known to
+    have held before the trick: the hand given for each, or else the cards they played to it.
 
     When it fails, ``beaten_by`` held ``beater``, which beats ``forced``: the combination the
     leader must lead instead, paying ``penalty`` points for the cards taken back.
@@ -112,7 +125,7 @@ class Judgement:
     throw: ThrowCheck | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The verdict as ENGINE-JSON.md's ``judge`` answers it.
+        """The verdict as docs/engine-json.md's ``judge`` answers it.
 
         >>> from scoring.cards import Rank, Suit, parse_cards
         >>> from scoring.rules import get_rules
@@ -155,9 +168,13 @@ def judge(
     """Judge a trick, complete or in progress (down to the lead alone).
 
     ``hands`` holds, for some or all players, their cards before this trick; each named player's
-    play must come from their hand. Raises :class:`~scoring.errors.PlayError` (or ``CardError``)
-    for a trick that cannot be judged.
+    play must come from their hand. Whether a hand without a trump suit trumps its level cards is
+    the rules' to say: ``trump`` gives the level, the trump suit and the decks. Raises
+    :class:`~scoring.errors.PlayError` (or ``CardError``) for a trick that cannot be judged.
     """
+    # Rebuilt only when it differs: building a context costs about as much as judging a trick.
+    if trump.no_trump_level_cards is not rules.no_trump_level_cards:
+        trump = replace(trump, no_trump_level_cards=rules.no_trump_level_cards)
     hands = hands or {}
     _check_trick(trump, plays, hands)
     lead = read_lead(rules, trump, plays[0])
@@ -168,8 +185,10 @@ def judge(
         verdicts.append(Verdict(play.player, play.cards, legal, fault))
     throw = None
     if lead.format is Format.THROW:
-        order = [*(play.player for play in plays), *hands]
-        others = {name: hands[name] for name in order if name in hands and name != lead.player}
+        # A given hand holds its player's play and more; the players who have not played yet
+        # come after those who have.
+        known = {**{play.player: play.cards for play in plays[1:]}, **hands}
+        others = {name: cards for name, cards in known.items() if name != lead.player}
         throw = check_throw(rules, trump, lead, others)
         if not throw.ok:
             verdicts[0] = Verdict(lead.player, lead.cards, False, _throw_reason(lead, throw))
@@ -266,7 +285,9 @@ def follow_fault(
 def check_throw(
     rules: Rules, trump: Trump, lead: Lead, hands: Mapping[str, Sequence[Card]]
 ) -> ThrowCheck:
-    """Check a throw against other players' hands before the trick, in the order given.
+    """Check a throw against the cards other players are known to have held before the trick
+    (their hands, or what they played to it), in the order given: the first who could beat the
+    forced combination beats the throw.
 
     >>> from scoring.cards import Rank, Suit, parse_cards
     >>> from scoring.rules import get_rules
@@ -303,23 +324,27 @@ def _winning_index(
     trump: Trump, lead: Lead, plays: Sequence[Play], verdicts: Sequence[Verdict]
 ) -> int:
     shapes = [combo.shape for combo in lead.combos]
-    best, best_split, best_suit = 0, lead.combos, lead.suit
+    best = 0
     for index in range(1, len(plays)):
-        if verdicts[index].legal is False:
-            continue
-        cards = plays[index].cards
-        suit = trump.common_suit(cards)
-        if suit is best_suit:
-            split = find_split(trump, cards, shapes, above=best_split)
-        elif suit is TRUMP:
-            # The winner so far is in the led plain suit: any trump play of the lead's shape
-            # beats it.
-            split = find_split(trump, cards, shapes)
-        else:
-            continue
-        if split is not None:
-            best, best_split, best_suit = index, split, suit
+        if verdicts[index].legal is not False and _takes(
+            trump, shapes, plays[best].cards, plays[index].cards
+        ):
+            best = index
     return best
+
+
+def _takes(
+    trump: Trump, shapes: Sequence[Shape], winning: Sequence[Card], cards: Sequence[Card]
+) -> bool:
+    """Whether ``cards`` take the trick from the play ``winning`` so far: a question about these
+    two plays alone, so that the plays the winner beat never change the answer. Each play is
+    read to its player's advantage: one reading of ``cards`` must beat every reading of
+    ``winning``; a doubt leaves the trick with the earlier play."""
+    suit = trump.common_suit(cards)
+    if suit is trump.common_suit(winning):
+        return find_split(trump, cards, shapes, above=winning) is not None
+    # The winner so far is in the led plain suit: any trump play of the lead's shape beats it.
+    return suit is TRUMP and find_split(trump, cards, shapes) is not None
 
 
 def _check_trick(trump: Trump, plays: Sequence[Play], hands: Mapping[str, Sequence[Card]]) -> None:

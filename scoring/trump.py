@@ -4,7 +4,9 @@ Trumps, high to low: big joker, small joker, the level card of the trump suit, t
 the other suits (equal to each other), then the trump suit from A down to 2. Every other suit
 runs from A down to 2. The level rank is skipped everywhere, so at level 5 the four comes just
 below the six. Without a trump suit only jokers and level cards are trumps, and all four level
-cards are equal.
+cards are equal; where the rules keep a no-trump hand's level cards in their suits
+(``no_trump_level_cards=False``, as open-ladder does), only the jokers are trumps and every suit
+runs from A down to 2 with nothing skipped.
 
 >>> from scoring.cards import Card
 >>> trump = Trump(Rank.FIVE, Suit.HEARTS)
@@ -13,6 +15,11 @@ cards are equal.
 >>> trump.key(Card.parse("5S")) == trump.key(Card.parse("5C"))
 True
 >>> trump.consecutive(Card.parse("4S"), Card.parse("6S"))
+True
+>>> jokers_only = Trump(Rank.FIVE, None, no_trump_level_cards=False)
+>>> jokers_only.suit_of(Card.parse("5S"))
+<Suit.SPADES: 'S'>
+>>> jokers_only.consecutive(Card.parse("4S"), Card.parse("5S"))
 True
 """
 
@@ -71,11 +78,16 @@ class Trump:
     13 the trump-suit level card, 14 the small joker, 15 the big joker. Without a trump suit there
     is no trump-suit level card, so the small joker's step (13) follows the level cards' directly:
     a pair of level cards and a pair of small jokers are then consecutive, a tractor.
+
+    ``no_trump_level_cards`` False keeps the level cards in their suits when there is no trump
+    suit: only the jokers (13 and 14) are trumps, and each suit runs 0 (its 2) to 12 (its A)
+    through its level card. With a trump suit it changes nothing.
     """
 
     level: Rank
     suit: Suit | None
     decks: int = 2
+    no_trump_level_cards: bool = True
     _keys: dict[Card, int] = field(init=False, repr=False, compare=False)
     _suits: dict[Card, FollowSuit] = field(init=False, repr=False, compare=False)
 
@@ -85,14 +97,23 @@ class Trump:
         if self.suit is not None and not isinstance(self.suit, Suit):
             raise TypeError(f"suit must be a Suit or None, got {self.suit!r}")
         check_decks(self.decks)
+        if not isinstance(self.no_trump_level_cards, bool):
+            raise TypeError(
+                f"no_trump_level_cards must be True or False, got {self.no_trump_level_cards!r}"
+            )
         # 54 distinct cards: reading both tables is cheaper than recomputing on every comparison.
         suits = {card: self._follow_suit(card) for card in DISTINCT_CARDS}
         keys = {card: self._step(card) + TRUMP_BASE * (suits[card] is TRUMP) for card in suits}
         object.__setattr__(self, "_suits", suits)
         object.__setattr__(self, "_keys", keys)
 
+    @property
+    def level_cards_trump(self) -> bool:
+        """Whether the level cards are trumps: always with a trump suit, else as the rules say."""
+        return self.suit is not None or self.no_trump_level_cards
+
     def is_trump(self, card: Card) -> bool:
-        """Jokers, level cards and the trump suit's cards.
+        """Jokers, level cards (where they are trumps) and the trump suit's cards.
 
         >>> Trump(Rank.TWO, None).is_trump(Card.parse("AS"))
         False
@@ -141,7 +162,8 @@ class Trump:
         return suits[low] is suits[high] and keys[high] - keys[low] == 1
 
     def _follow_suit(self, card: Card) -> FollowSuit:
-        if card.joker is not None or card.rank is self.level or card.suit is self.suit:
+        level_card = card.rank is self.level and self.level_cards_trump
+        if card.joker is not None or level_card or card.suit is self.suit:
             return TRUMP
         assert card.suit is not None
         return card.suit
@@ -154,15 +176,21 @@ class Trump:
         if card.joker is Joker.SMALL:
             return level_step + 2 - no_trump
         assert card.rank is not None
+        if not self.level_cards_trump:
+            # The level card keeps its natural place: nothing is skipped.
+            return card.rank - Rank.TWO
         if card.rank is self.level:
             return level_step + (card.suit is self.suit)
         return card.rank - Rank.TWO - (card.rank > self.level)
 
     def __str__(self) -> str:
         trump = f"{suit_name(self.suit)} trump" if self.suit is not None else "no trump"
+        if not self.level_cards_trump:
+            trump += ", jokers only"
         decks = f", {self.decks} decks" if self.decks != 2 else ""
         return f"level {self.level}, {trump}{decks}"
 
     def __repr__(self) -> str:
         suit = f"Suit.{self.suit.name}" if self.suit is not None else "None"
-        return f"Trump(Rank.{self.level.name}, {suit}, decks={self.decks})"
+        level_cards = "" if self.no_trump_level_cards else ", no_trump_level_cards=False"
+        return f"Trump(Rank.{self.level.name}, {suit}, decks={self.decks}{level_cards})"

@@ -17,12 +17,12 @@ from itertools import pairwise
 
 from scoring.cards import Card, full_pack
 from scoring.rules import Rules, TractorFollow
+from scoring.table import deal as table_deal
 from scoring.tricks import Play, judge
 from scoring.trump import Trump
 
-HAND_SIZE = 25
 TABLES = {2: 4, 3: 6, 4: 8}
-"""Players at a table of 2, 3 or 4 decks; each gets 25 cards and the rest is the kitty."""
+"""The players dealt in at a table of 2, 3 or 4 decks; the deal is the rules' (`scoring.table`)."""
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,11 @@ def deal(rng: random.Random, decks: int = 2) -> tuple[dict[str, tuple[Card, ...]
     pack = list(full_pack(decks))
     rng.shuffle(pack)
     players = [f"P{seat}" for seat in range(1, TABLES[decks] + 1)]
+    each, _ = table_deal(len(players), decks)
     hands = {
-        player: tuple(pack[seat * HAND_SIZE : (seat + 1) * HAND_SIZE])
-        for seat, player in enumerate(players)
+        player: tuple(pack[seat * each : (seat + 1) * each]) for seat, player in enumerate(players)
     }
-    return hands, tuple(pack[len(players) * HAND_SIZE :])
+    return hands, tuple(pack[len(players) * each :])
 
 
 def play_hand(rng: random.Random, rules: Rules, trump: Trump) -> Hand:

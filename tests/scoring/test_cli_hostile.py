@@ -1,5 +1,6 @@
-"""``python -m scoring judge|settle`` given hostile JSON: exit 2 and one line naming the problem
-on standard error, never a traceback. Run in-process for speed; a few as a player runs them."""
+"""``python -m scoring judge|settle|game`` given hostile JSON: exit 2 and one line naming the
+problem on standard error, never a traceback. Run in-process for speed; a few as a player runs
+them."""
 
 from __future__ import annotations
 
@@ -26,6 +27,16 @@ SETTLE = {
     "last_trick": {"winner": "opponents", "format": "pair", "cards": 2},
 }
 JUDGE = {"rules": "open-ladder", "level": "2", "trump": "H", "plays": [["P1", ["AS"]]]}
+GAME = {
+    "rules": "standard",
+    "players": ["Mei", "Jun", "Lin", "Hao"],
+    "teams": "find-a-friend",
+    "first_declarer": "Mei",
+    "hands": [
+        {"declarer": "Mei", "trump": "H", "opponent_points": 35, "kitty_points": 10,
+         "friends": ["Lin"], "last_trick": {"winner": "declarers", "format": "single"}},
+    ],
+}  # fmt: skip
 TABLE = {
     "name": "House",
     "bands": [
@@ -41,6 +52,14 @@ def settle(**changes: object) -> str:
 
 def judge(**changes: object) -> str:
     return json.dumps({**JUDGE, **changes})
+
+
+def game(**changes: object) -> str:
+    return json.dumps({**GAME, **changes})
+
+
+def game_hand(**changes: object) -> str:
+    return game(hands=[{**GAME["hands"][0], **changes}])
 
 
 def run(command: str, stdin: str | io.TextIOBase, capsys) -> tuple[int, str, str]:
@@ -204,6 +223,73 @@ CASES = [
         'P1\'s hand must be a list of cards, got "AS"',
         id="string-for-hand",
     ),
+    pytest.param(
+        "settle", settle(decks=HUGE), f"decks must be 2, 3 or 4, got {HUGE}", id="huge-decks"
+    ),
+    pytest.param(
+        "settle",
+        settle(kitty_cards=HUGE),
+        f"kitty_cards must be a number of cards from 5 to 12, got {HUGE}",
+        id="huge-kitty-cards",
+    ),
+    pytest.param(
+        "settle",
+        settle(kitty_cards=float("nan")),
+        "kitty_cards must be a number of cards from 5 to 12, got nan",
+        id="NaN-kitty-cards",
+    ),
+    pytest.param("game", "[" * 100_000, "the input is nested too deeply to read", id="game-deep"),
+    pytest.param(
+        "game",
+        game(players=["P"] * 100_000),
+        "a table has 4 to 8 players, got 100000",
+        id="game-100000-players",
+    ),
+    pytest.param(
+        "game",
+        game(players=[["Mei"], "Jun", "Lin", "Hao"]),
+        "players must be a list of names, got [['Mei'], 'Jun', 'Lin', 'Hao']",
+        id="game-nested-player",
+    ),
+    pytest.param(
+        "game",
+        game(levels={"Mei": HUGE}),
+        f"levels.Mei must be a level from 2 to A, got {HUGE}",
+        id="game-huge-level",
+    ),
+    pytest.param(
+        "game", game(called=float("inf")), "a declarer calls 1 or 2 cards, got inf", id="game-inf"
+    ),
+    pytest.param(
+        "game",
+        game(first_declarer=["Mei"]),
+        'first_declarer: ["Mei"] is not one of the players',
+        id="game-list-for-a-player",
+    ),
+    pytest.param(
+        "game",
+        game(hands=[None] * 100_000),
+        "hand 1: the hand must be a JSON object, got null",
+        id="game-100000-null-hands",
+    ),
+    pytest.param(
+        "game",
+        game_hand(declarer="Me\ni"),
+        'hand 1: declarer: "Me\\ni" is not one of the players',
+        id="game-newline-in-a-name",
+    ),
+    pytest.param(
+        "game",
+        game_hand(friends=[HUGE]),
+        f"hand 1: friends: {HUGE} is not one of the players",
+        id="game-huge-friend",
+    ),
+    pytest.param(
+        "game",
+        game_hand(opponent_points=HUGE),
+        f"hand 1: opponent_points must be a multiple of 5 from 0 to 200, got {HUGE}",
+        id="game-huge-points",
+    ),
     pytest.param("judge", '"judge"', 'the request must be a JSON object, got "judge"', id="string"),
     pytest.param(
         "judge", "", "the input is not JSON: Expecting value: line 1 column 1 (char 0)", id="empty"
@@ -239,8 +325,8 @@ def shaped(request: dict) -> st.SearchStrategy[dict]:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    command=st.sampled_from(["judge", "settle"]),
-    request=st.one_of(JSON_VALUES, shaped(SETTLE), shaped(JUDGE)),
+    command=st.sampled_from(["judge", "settle", "game"]),
+    request=st.one_of(JSON_VALUES, shaped(SETTLE), shaped(JUDGE), shaped(GAME)),
 )
 def test_any_json_answers_one_line_on_stdout_or_exits_2_with_one_line(command, request) -> None:
     out, err = io.StringIO(), io.StringIO()

@@ -147,9 +147,25 @@ def test_a_play_splits_into_the_leads_shape_or_not(
 def test_a_play_beats_another_combination_by_combination(
     current: str, play: str, beats: bool
 ) -> None:
-    winner = decompose(SPADES_2, cards(current))
-    shapes = [combo.shape for combo in winner]
-    assert (find_split(SPADES_2, cards(play), shapes, above=winner) is not None) is beats
+    shapes = [combo.shape for combo in decompose(SPADES_2, cards(current))]
+    assert (find_split(SPADES_2, cards(play), shapes, above=cards(current)) is not None) is beats
+
+
+@pytest.mark.parametrize(
+    ("current", "play", "beats"),
+    [
+        # 6 6 3 3 is the pair 6 6 with 3 and 3, or the pair 3 3 with 6 and 6.
+        ("6S 6S 3S 3S", "7S 7S 5S 4S", False),  # above the first reading only
+        ("6S 6S 3S 3S", "4S 4S 8S 7S", False),  # above the second reading only
+        ("6S 6S 3S 3S", "7S 7S 8S 8S", True),  # 7 7 with 8 and 8 is above both
+        ("6S 6S 3S 3S", "8S 8S 7S 7S", True),  # the same cards, however they are listed
+        # The later play is read its best way: 4 4 with 7 and 7 beats 3 3 with 6 and 5.
+        ("3S 3S 6S 5S", "7S 7S 4S 4S", True),
+    ],
+)
+def test_a_play_read_two_ways_must_be_beaten_in_both(current: str, play: str, beats: bool) -> None:
+    shapes = [(2, 1), (1, 1), (1, 1)]
+    assert (find_split(SPADES_2, cards(play), shapes, above=cards(current)) is not None) is beats
 
 
 def test_the_highest_combination_of_a_shape() -> None:

@@ -1,4 +1,5 @@
-"""``python -m scoring judge [FILE]``: the JSON contract of ENGINE-JSON.md, run as a player would,
+"""``python -m scoring judge [FILE]``: the JSON contract of docs/engine-json.md, run as a player
+would,
 and every kind of bad input answered with exit 2 and one plain line."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from scoring.cli import judge_request
+from scoring.errors import PlayError
+from scoring.rules import get_rules
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +62,7 @@ def run_judge(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def request(**changes: object) -> dict[str, object]:
-    """The ENGINE-JSON.md example with some keys changed (None removes a key)."""
+    """The docs/engine-json.md example with some keys changed (None removes a key)."""
     data = {**ENGINE_JSON_REQUEST, **changes}
     return {key: value for key, value in data.items() if value is not None}
 
@@ -105,6 +108,16 @@ def test_a_no_trump_hand_and_a_trick_in_progress() -> None:
     assert answer["winner"] == "P1"
 
 
+def test_an_open_ladder_no_trump_hand_keeps_the_level_cards_in_their_suits() -> None:
+    trick = {"level": "5", "trump": None, "plays": [["P1", ["4S", "4S", "5S", "5S"]]]}
+    answer = judge_request({**trick, "rules": "open-ladder"})
+    assert answer["lead"] == {"player": "P1", "format": "tractor", "suit": "S"}
+    custom = {**get_rules("open-ladder").to_json(), "name": "Thursday"}
+    assert judge_request({**trick, "rules": custom})["lead"] == answer["lead"]
+    with pytest.raises(PlayError, match="mixes spades and trumps"):
+        judge_request({**trick, "rules": "standard"})
+
+
 def test_a_failed_throw_names_who_beats_it_what_is_forced_and_the_penalty() -> None:
     answer = judge_request(
         {
@@ -135,17 +148,48 @@ def test_a_failed_throw_names_who_beats_it_what_is_forced_and_the_penalty() -> N
     ]
 
 
-def test_a_throw_that_stands_says_which_hands_it_was_checked_against() -> None:
+def test_a_throw_that_stands_says_whose_cards_it_was_checked_against() -> None:
     answer = judge_request(
         {
             "rules": "open-ladder",
             "level": "2",
             "trump": "S",
-            "plays": [["P1", ["AH", "AH", "KH"]], ["P2", ["3S", "3S", "4S"]]],
+            "hands": {"P4": ["QH", "2C"]},
+            "plays": [
+                ["P1", ["AH", "AH", "KH"]],
+                ["P2", ["3S", "3S", "4S"]],
+                ["P3", ["QH", "JH", "9C"]],
+            ],
         }
     )
-    assert answer["throw"] == {"ok": True, "checked": []}
+    assert answer["throw"] == {"ok": True, "checked": ["P2", "P3", "P4"]}
     assert answer["winner"] == "P2"
+
+
+def test_a_throw_fails_against_a_higher_card_a_follower_played() -> None:
+    answer = judge_request(
+        {
+            "rules": "open-ladder",
+            "level": "5",
+            "trump": "H",
+            "plays": [["P1", ["AS", "QS"]], ["P2", ["KS", "2S"]]],
+        }
+    )
+    assert answer["throw"] == {
+        "ok": False,
+        "checked": ["P2"],
+        "beaten_by": "P2",
+        "forced": ["QS"],
+        "penalty": 10,
+    }
+    assert answer["winner"] is None
+    assert answer["plays"][0] == {
+        "player": "P1",
+        "cards": ["AS", "QS"],
+        "legal": False,
+        "reason": "P1's throw fails: P2 held KS, which beats QS; "
+        "P1 takes back 1 card and leads QS, paying 10 points",
+    }
 
 
 BAD_INPUT = [

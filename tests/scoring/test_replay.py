@@ -93,6 +93,20 @@ def test_a_failed_throw_is_a_fault_and_the_trick_stands_as_played() -> None:
     assert hand.declarer_points == 15
 
 
+def test_a_throw_a_follower_shows_a_higher_card_against_is_a_fault_without_hands() -> None:
+    tricks = [trick(("N", "AH QH"), ("W", "KH 2H"), ("S", "4H 5H"), ("E", "7C 8C"))]
+    hand = replay_hand(get_rules("open-ladder"), LEVEL_2_SPADES, tricks)
+    assert hand.faults == (
+        Fault(
+            1,
+            "N",
+            "N's throw fails: W held KH, which beats QH; N takes back 1 card and leads QH, "
+            "paying 10 points",
+        ),
+    )
+    assert hand.winners == ("N",)
+
+
 def test_a_whole_random_hand_replays_clean() -> None:
     rules, trump = get_rules("kawu"), Trump(Rank.SEVEN, Suit.DIAMONDS)
     played = play_hand(random.Random(7), rules, trump)

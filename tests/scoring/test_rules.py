@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -22,6 +23,8 @@ from scoring import (
     get_rules,
     rules_from_json,
 )
+from scoring.game import GameError, GameSetup
+from scoring.table import Table
 
 DEC, OPP = "declarers", "opponents"
 
@@ -87,12 +90,21 @@ def test_each_preset_has_the_table_of_rules_md(name: str, table: list) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "kitty", "game_end", "starter", "throws", "throw_penalty", "tractor_follow"),
+    (
+        "name",
+        "kitty",
+        "game_end",
+        "starter",
+        "throws",
+        "throw_penalty",
+        "tractor_follow",
+        "no_trump_level_cards",
+    ),
     [
-        ("standard", "double", "hold-at-ace", "bid", False, 0, "tractor"),
-        ("open-ladder", "per-card", "past-ace", "rotate", True, 10, "pairs"),
-        ("kawu", "per-pair", "hold-at-ace", "rotate", False, 0, "tractor"),
-        ("simplified", "double", "hold-at-ace", "bid", False, 0, "tractor"),
+        ("standard", "double", "hold-at-ace", "bid", False, 0, "tractor", True),
+        ("open-ladder", "per-card", "past-ace", "rotate", True, 10, "pairs", False),
+        ("kawu", "per-pair", "hold-at-ace", "rotate", False, 0, "tractor", True),
+        ("simplified", "double", "hold-at-ace", "bid", False, 0, "tractor", True),
     ],
 )
 def test_each_preset_has_the_kitty_game_end_and_throws_of_its_seed(
@@ -103,6 +115,7 @@ def test_each_preset_has_the_kitty_game_end_and_throws_of_its_seed(
     throws: bool,
     throw_penalty: int,
     tractor_follow: str,
+    no_trump_level_cards: bool,
 ) -> None:
     rules = PRESETS[name]
     assert rules.kitty is KittyRule(kitty)
@@ -111,6 +124,7 @@ def test_each_preset_has_the_kitty_game_end_and_throws_of_its_seed(
     assert rules.throws is throws
     assert rules.throw_penalty == throw_penalty
     assert rules.tractor_follow is TractorFollow(tractor_follow)
+    assert rules.no_trump_level_cards is no_trump_level_cards
 
 
 @pytest.mark.parametrize(
@@ -261,6 +275,7 @@ def test_a_custom_table_takes_the_defaults_for_what_it_leaves_out() -> None:
         throws=False,
         throw_penalty=0,
         tractor_follow=TractorFollow.TRACTOR,
+        no_trump_level_cards=True,
     )
 
 
@@ -270,6 +285,19 @@ def test_each_preset_survives_its_json_round_trip(name: str) -> None:
     data = json.loads(json.dumps(rules.to_json()))
     assert rules_from_json(data) == rules
     assert rules_from_json(data).to_json() == rules.to_json()
+
+
+@pytest.mark.parametrize(("name", "written"), [("standard", True), ("open-ladder", False)])
+def test_the_json_form_always_says_whether_no_trump_hands_trump_the_level_cards(
+    name: str, written: bool
+) -> None:
+    assert PRESETS[name].to_json()["no_trump_level_cards"] is written
+
+
+def test_rules_written_before_no_trump_level_cards_existed_trump_the_level_cards() -> None:
+    written = PRESETS["open-ladder"].to_json()
+    del written["no_trump_level_cards"]
+    assert rules_from_json(written) == replace(PRESETS["open-ladder"], no_trump_level_cards=True)
 
 
 def test_the_json_form_names_every_band_field() -> None:
@@ -428,6 +456,11 @@ INVALID_TABLES = [
         id="throws-not-a-boolean",
     ),
     pytest.param(
+        {**VALID, "no_trump_level_cards": "no"},
+        "no_trump_level_cards must be true or false, got 'no'",
+        id="no-trump-level-cards-not-a-boolean",
+    ),
+    pytest.param(
         {**VALID, "colour": "red"},
         "unknown key 'colour' in the rules object",
         id="unknown-key",
@@ -478,3 +511,72 @@ def test_a_band_for_a_total_no_band_holds_is_an_error() -> None:
     with pytest.raises(RulesError) as error:
         PRESETS["standard"].band_for(-5)
     assert str(error.value) == "no band holds an opponents' total of -5"
+
+
+# docs/rules.md, "Points scale with the decks": each band's start but 0 and 5 is multiplied by
+# decks / 2, each band ends 5 below the next one's start, and `every` is multiplied too.
+SCALED_TABLES = [
+    ("standard", 3, [("0", DEC, 3, None), ("5–55", DEC, 2, None), ("60–115", DEC, 1, None),
+                     ("120+", OPP, 0, None)]),
+    ("standard", 4, [("0", DEC, 3, None), ("5–75", DEC, 2, None), ("80–155", DEC, 1, None),
+                     ("160+", OPP, 0, None)]),
+    ("open-ladder", 3, [("0", DEC, 3, None), ("5–55", DEC, 2, None), ("60–115", DEC, 1, None),
+                        ("120–175", OPP, 0, None), ("180–235", OPP, 1, None),
+                        ("240–295", OPP, 2, None), ("300+", OPP, 3, 60)]),
+    ("open-ladder", 4, [("0", DEC, 3, None), ("5–75", DEC, 2, None), ("80–155", DEC, 1, None),
+                        ("160–235", OPP, 0, None), ("240–315", OPP, 1, None),
+                        ("320–395", OPP, 2, None), ("400+", OPP, 3, 80)]),
+    ("kawu", 3, [("0", DEC, 3, None), ("5–55", DEC, 2, None), ("60–115", DEC, 1, None),
+                 ("120–175", OPP, 0, None), ("180–235", OPP, 1, None), ("240+", OPP, 2, 60)]),
+    ("kawu", 4, [("0", DEC, 3, None), ("5–75", DEC, 2, None), ("80–155", DEC, 1, None),
+                 ("160–235", OPP, 0, None), ("240–315", OPP, 1, None), ("320+", OPP, 2, 80)]),
+    ("simplified", 3, [("0–115", DEC, 1, None), ("120+", OPP, 1, None)]),
+    ("simplified", 4, [("0–155", DEC, 1, None), ("160+", OPP, 1, None)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "decks", "table"), SCALED_TABLES)
+def test_each_preset_scales_its_band_starts_but_0_and_5_with_the_decks(
+    name: str, decks: int, table: list
+) -> None:
+    scaled = PRESETS[name].for_decks(decks)
+    rows = [(band.label, band.winner.value, band.levels, band.every) for band in scaled.bands]
+    assert rows == table
+    assert scaled.name == name
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_two_decks_read_each_preset_as_written(name: str) -> None:
+    assert PRESETS[name].for_decks(2) is PRESETS[name]
+
+
+def test_a_scaled_start_or_every_that_is_no_multiple_of_5_rounds_down_to_one() -> None:
+    rules = rules_from_json(
+        a_table((0, 0, DEC, 2), (5, 10, DEC, 1), (15, 45, OPP, 0), (50, None, OPP, 1, 25))
+    )
+    scaled = rules.for_decks(3)
+    assert [(band.label, band.every) for band in scaled.bands] == [
+        ("0", None),
+        ("5–15", None),
+        ("20–70", None),  # from 15 × 3 / 2 = 22.5, rounded down, to 5 below 50 × 3 / 2 = 75
+        ("75+", 35),  # every 25 × 3 / 2 = 37.5, rounded down to 35
+    ]
+
+
+# Rounding down as the rules say can leave a group's own table climbing less in a band than in
+# the one below it; such a table cannot be scaled, and a game of those decks is refused up front.
+@pytest.mark.parametrize(
+    ("bands", "decks"),
+    [
+        (((0, 75, DEC, 1), (80, 115, OPP, 0, 5), (120, None, OPP, 7)), 3),
+        (((0, 0, DEC, 0), (5, 5, OPP, 0, 5), (10, None, OPP, 0)), 4),
+    ],
+)
+def test_a_table_that_cannot_scale_is_refused_for_those_decks(bands, decks) -> None:
+    rules = rules_from_json(a_table(*bands))
+    with pytest.raises(RulesError, match="cannot climb less"):
+        rules.for_decks(decks)
+    table = Table(("Mei", "Jun", "Lin", "Hao", "Wei", "Yan", "Bo", "Tao")[: 2 * decks], decks)
+    with pytest.raises(GameError, match=f"cannot be played with {decks} decks") as error:
+        GameSetup(rules, table)
+    assert error.value.field == "decks"

@@ -28,15 +28,20 @@ def levels(declarers: str, opponents: str) -> Levels:
     return Levels(declarers=Rank.parse(declarers), opponents=Rank.parse(opponents))
 
 
-def settle_total(preset: str, total: int, declarers: str = "5", opponents: str = "3") -> Settlement:
-    """Settle a hand whose opponents' total is ``total``: from tricks alone up to 200, with a
-    doubled kitty (a last single the opponents won) above."""
-    if total <= 200:
+def settle_total(
+    preset: str, total: int, declarers: str = "5", opponents: str = "3", decks: int = 2
+) -> Settlement:
+    """Settle a hand whose opponents' total is ``total``: from tricks alone up to the decks'
+    points (200 with two), with a doubled kitty (a last single the opponents won) above."""
+    deck_points = 100 * decks
+    if total <= deck_points:
         points, kitty, last = total, 0, DECLARERS_TAKE_THE_LAST_SINGLE
     else:
-        kitty = total - 200
+        kitty = total - deck_points
         points, last = total - 2 * kitty, OPPONENTS_TAKE_THE_LAST_SINGLE
-    result = settle(get_rules(preset), levels(declarers, opponents), points, kitty, last)
+    result = settle(
+        get_rules(preset), levels(declarers, opponents), points, kitty, last, decks=decks
+    )
     assert result.opponent_total == total
     return result
 
@@ -252,7 +257,7 @@ def test_the_kawu_example_of_engine_json() -> None:
             0,
             0,
             DECLARERS_TAKE_THE_LAST_SINGLE,
-            "Opponents 0: 0, declarers climb 3, stopping at A",
+            "Opponents 0: 0, declarers climb 1, stopping at A",
         ),
         (
             "kawu",
@@ -260,7 +265,7 @@ def test_the_kawu_example_of_engine_json() -> None:
             160,
             0,
             DECLARERS_TAKE_THE_LAST_SINGLE,
-            "Opponents 160: 160+, opponents take the deal and climb 2, stopping at A",
+            "Opponents 160: 160+, opponents take the deal and climb 1, stopping at A",
         ),
         (
             "standard",
@@ -311,17 +316,18 @@ def test_a_declarers_band_without_levels_says_the_declarers_keep_the_deal() -> N
     assert result.explanation == "Opponents 60: 40–75, declarers keep the deal"
 
 
-# The level cap at A and each preset's game end.
+# The level cap at A and each preset's game end. Under hold-at-ace levels_gained is what the
+# winner actually climbed (cut at A); under past-ace the whole award.
 # preset, (declarers, opponents) before, opponents' total,
 # (winner, levels gained, declarers after, opponents after), game over, game winner
 GAME_ENDS = [
-    pytest.param("standard", ("Q", "3"), 0, ("declarers", 3, "A", "3"), False, None,
+    pytest.param("standard", ("Q", "3"), 0, ("declarers", 2, "A", "3"), False, None,
                  id="standard-declarers-stop-at-A"),
     pytest.param("standard", ("K", "3"), 40, ("declarers", 1, "A", "3"), False, None,
                  id="standard-reaching-A-is-not-winning"),
-    pytest.param("standard", ("A", "3"), 0, ("declarers", 3, "A", "3"), True, "declarers",
+    pytest.param("standard", ("A", "3"), 0, ("declarers", 0, "A", "3"), True, "declarers",
                  id="standard-declarers-holding-at-A-win"),
-    pytest.param("standard", ("A", "3"), 75, ("declarers", 1, "A", "3"), True, "declarers",
+    pytest.param("standard", ("A", "3"), 75, ("declarers", 0, "A", "3"), True, "declarers",
                  id="standard-declarers-holding-at-A-by-75-win"),
     pytest.param("standard", ("A", "3"), 80, ("opponents", 0, "A", "3"), False, None,
                  id="standard-declarers-losing-at-A-do-not-win"),
@@ -329,19 +335,19 @@ GAME_ENDS = [
                  id="standard-opponents-taking-over-at-A-do-not-win"),
     pytest.param("kawu", ("J", "3"), 0, ("declarers", 3, "A", "3"), False, None,
                  id="kawu-declarers-stop-at-A"),
-    pytest.param("kawu", ("A", "3"), 40, ("declarers", 1, "A", "3"), True, "declarers",
+    pytest.param("kawu", ("A", "3"), 40, ("declarers", 0, "A", "3"), True, "declarers",
                  id="kawu-declarers-holding-at-A-win"),
-    pytest.param("kawu", ("5", "Q"), 200, ("opponents", 3, "5", "A"), False, None,
+    pytest.param("kawu", ("5", "Q"), 200, ("opponents", 2, "5", "A"), False, None,
                  id="kawu-opponents-stop-at-A"),
-    pytest.param("kawu", ("5", "A"), 240, ("opponents", 4, "5", "A"), False, None,
+    pytest.param("kawu", ("5", "A"), 240, ("opponents", 0, "5", "A"), False, None,
                  id="kawu-opponents-taking-over-at-A-do-not-win"),
     pytest.param("kawu", ("A", "K"), 120, ("opponents", 1, "A", "A"), False, None,
                  id="kawu-declarers-losing-at-A-do-not-win"),
     pytest.param("simplified", ("K", "3"), 0, ("declarers", 1, "A", "3"), False, None,
                  id="simplified-reaching-A-is-not-winning"),
-    pytest.param("simplified", ("A", "3"), 75, ("declarers", 1, "A", "3"), True, "declarers",
+    pytest.param("simplified", ("A", "3"), 75, ("declarers", 0, "A", "3"), True, "declarers",
                  id="simplified-declarers-holding-at-A-win"),
-    pytest.param("simplified", ("5", "A"), 80, ("opponents", 1, "5", "A"), False, None,
+    pytest.param("simplified", ("5", "A"), 80, ("opponents", 0, "5", "A"), False, None,
                  id="simplified-opponents-taking-over-at-A-do-not-win"),
     pytest.param("open-ladder", ("J", "3"), 0, ("declarers", 3, "A", "3"), False, None,
                  id="open-ladder-declarers-reaching-A-play-on"),
@@ -407,10 +413,10 @@ BAD_POINTS = [
     pytest.param(0, None, "kitty_points must be a multiple of 5 from 0 to 80, got None",
                  id="kitty-missing"),
     pytest.param(150, 60,
-                 "opponent_points 150 + kitty_points 60 = 210, but the deck holds only 200 points",
+                 "opponent_points 150 + kitty_points 60 = 210, but 2 decks hold only 200 points",
                  id="points-and-kitty-over-200"),
     pytest.param(200, 5,
-                 "opponent_points 200 + kitty_points 5 = 205, but the deck holds only 200 points",
+                 "opponent_points 200 + kitty_points 5 = 205, but 2 decks hold only 200 points",
                  id="all-points-and-a-kitty"),
 ]  # fmt: skip
 
@@ -497,3 +503,385 @@ def test_a_tractor_or_throw_last_trick_needs_its_cards(fmt: Format) -> None:
 def test_a_settle_error_is_a_value_error() -> None:
     assert issubclass(SettleError, ScoringError)
     assert issubclass(SettleError, ValueError)
+
+
+# What the table awards and what the winner climbs (docs/rules.md, "Level advancement"): under
+# hold-at-ace declarers at K who hold the opponents to 0 are awarded +3 and climb 1; under
+# past-ace the whole award counts.
+# preset, (declarers, opponents) before, opponents' total, award, levels gained, winner after
+AWARDS = [
+    pytest.param("standard", ("K", "3"), 0, 3, 1, "A", id="standard-K-awarded-3-climbs-1"),
+    pytest.param("standard", ("Q", "3"), 0, 3, 2, "A", id="standard-Q-awarded-3-climbs-2"),
+    pytest.param("standard", ("J", "3"), 0, 3, 3, "A", id="standard-J-awarded-3-climbs-3"),
+    pytest.param("standard", ("A", "3"), 5, 2, 0, "A", id="standard-A-awarded-2-climbs-0"),
+    pytest.param("kawu", ("K", "3"), 0, 3, 1, "A", id="kawu-K-awarded-3-climbs-1"),
+    pytest.param("kawu", ("5", "K"), 200, 3, 1, "A", id="kawu-opponents-at-K-awarded-3-climb-1"),
+    pytest.param("kawu", ("5", "Q"), 160, 2, 2, "A", id="kawu-opponents-at-Q-awarded-2-climb-2"),
+    pytest.param("simplified", ("K", "3"), 0, 1, 1, "A", id="simplified-K-climbs-1"),
+    pytest.param("simplified", ("A", "3"), 0, 1, 0, "A", id="simplified-A-climbs-0"),
+    pytest.param("simplified", ("5", "A"), 80, 1, 0, "A", id="simplified-opponents-at-A-climb-0"),
+    pytest.param("open-ladder", ("Q", "3"), 0, 3, 3, "A", id="open-ladder-Q-gains-the-award-3"),
+    pytest.param("open-ladder", ("K", "3"), 0, 3, 3, "A", id="open-ladder-K-gains-the-award-3"),
+    pytest.param("open-ladder", ("5", "K"), 240, 4, 4, "A",
+                 id="open-ladder-opponents-at-K-gain-the-award-4"),
+    pytest.param("open-ladder", ("5", "3"), 240, 4, 4, "7", id="open-ladder-below-A-gains-4"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("preset", "lv", "total", "award", "gained", "after"), AWARDS)
+def test_levels_gained_is_the_climb_cut_at_A_under_hold_at_ace_and_the_award_past_ace(
+    preset: str, lv: tuple, total: int, award: int, gained: int, after: str
+) -> None:
+    result = settle_total(preset, total, *lv)
+    assert (result.award, result.levels_gained, str(result.levels.of(result.winner))) == (
+        award,
+        gained,
+        after,
+    )
+
+
+# docs/rules.md, "Points scale with the decks": each band's start but 0 and 5, and each `every`,
+# multiplied by decks / 2, rounded down to a multiple of 5. Declarers at 5, opponents at 3.
+STANDARD_3_DECKS = [
+    (0, ("declarers", 3, "8", "3")),
+    (5, ("declarers", 2, "7", "3")),
+    (55, ("declarers", 2, "7", "3")),
+    (60, ("declarers", 1, "6", "3")),
+    (115, ("declarers", 1, "6", "3")),
+    (120, ("opponents", 0, "5", "3")),
+    (300, ("opponents", 0, "5", "3")),
+    (360, ("opponents", 0, "5", "3")),
+]
+STANDARD_4_DECKS = [
+    (0, ("declarers", 3, "8", "3")),
+    (5, ("declarers", 2, "7", "3")),
+    (75, ("declarers", 2, "7", "3")),
+    (80, ("declarers", 1, "6", "3")),
+    (155, ("declarers", 1, "6", "3")),
+    (160, ("opponents", 0, "5", "3")),
+    (400, ("opponents", 0, "5", "3")),
+    (480, ("opponents", 0, "5", "3")),
+]
+OPEN_LADDER_3_DECKS = [
+    (0, ("declarers", 3, "8", "3")),
+    (5, ("declarers", 2, "7", "3")),
+    (55, ("declarers", 2, "7", "3")),
+    (60, ("declarers", 1, "6", "3")),
+    (115, ("declarers", 1, "6", "3")),
+    (120, ("opponents", 0, "5", "3")),
+    (175, ("opponents", 0, "5", "3")),
+    (180, ("opponents", 1, "5", "4")),
+    (235, ("opponents", 1, "5", "4")),
+    (240, ("opponents", 2, "5", "5")),
+    (295, ("opponents", 2, "5", "5")),
+    (300, ("opponents", 3, "5", "6")),
+    (355, ("opponents", 3, "5", "6")),
+    (360, ("opponents", 4, "5", "7")),
+]
+OPEN_LADDER_4_DECKS = [
+    (0, ("declarers", 3, "8", "3")),
+    (5, ("declarers", 2, "7", "3")),
+    (75, ("declarers", 2, "7", "3")),
+    (80, ("declarers", 1, "6", "3")),
+    (155, ("declarers", 1, "6", "3")),
+    (160, ("opponents", 0, "5", "3")),
+    (235, ("opponents", 0, "5", "3")),
+    (240, ("opponents", 1, "5", "4")),
+    (315, ("opponents", 1, "5", "4")),
+    (320, ("opponents", 2, "5", "5")),
+    (395, ("opponents", 2, "5", "5")),
+    (400, ("opponents", 3, "5", "6")),
+    (475, ("opponents", 3, "5", "6")),
+    (480, ("opponents", 4, "5", "7")),
+]
+KAWU_3_DECKS = [
+    (0, ("declarers", 3, "8", "3")),
+    (5, ("declarers", 2, "7", "3")),
+    (55, ("declarers", 2, "7", "3")),
+    (60, ("declarers", 1, "6", "3")),
+    (115, ("declarers", 1, "6", "3")),
+    (120, ("opponents", 0, "5", "3")),
+    (175, ("opponents", 0, "5", "3")),
+    (180, ("opponents", 1, "5", "4")),
+    (235, ("opponents", 1, "5", "4")),
+    (240, ("opponents", 2, "5", "5")),
+    (295, ("opponents", 2, "5", "5")),
+    (300, ("opponents", 3, "5", "6")),
+    (360, ("opponents", 4, "5", "7")),
+]
+KAWU_4_DECKS = [
+    (0, ("declarers", 3, "8", "3")),
+    (5, ("declarers", 2, "7", "3")),
+    (75, ("declarers", 2, "7", "3")),
+    (80, ("declarers", 1, "6", "3")),
+    (155, ("declarers", 1, "6", "3")),
+    (160, ("opponents", 0, "5", "3")),
+    (235, ("opponents", 0, "5", "3")),
+    (240, ("opponents", 1, "5", "4")),
+    (315, ("opponents", 1, "5", "4")),
+    (320, ("opponents", 2, "5", "5")),
+    (395, ("opponents", 2, "5", "5")),
+    (400, ("opponents", 3, "5", "6")),
+    (480, ("opponents", 4, "5", "7")),
+]
+SIMPLIFIED_3_DECKS = [
+    (0, ("declarers", 1, "6", "3")),
+    (115, ("declarers", 1, "6", "3")),
+    (120, ("opponents", 1, "5", "4")),
+    (360, ("opponents", 1, "5", "4")),
+]
+SIMPLIFIED_4_DECKS = [
+    (0, ("declarers", 1, "6", "3")),
+    (155, ("declarers", 1, "6", "3")),
+    (160, ("opponents", 1, "5", "4")),
+    (480, ("opponents", 1, "5", "4")),
+]
+SCALED_ROWS = [
+    pytest.param(preset, decks, total, expected, id=f"{preset}-{decks}-decks-{total}")
+    for preset, decks, rows in [
+        ("standard", 3, STANDARD_3_DECKS),
+        ("standard", 4, STANDARD_4_DECKS),
+        ("open-ladder", 3, OPEN_LADDER_3_DECKS),
+        ("open-ladder", 4, OPEN_LADDER_4_DECKS),
+        ("kawu", 3, KAWU_3_DECKS),
+        ("kawu", 4, KAWU_4_DECKS),
+        ("simplified", 3, SIMPLIFIED_3_DECKS),
+        ("simplified", 4, SIMPLIFIED_4_DECKS),
+    ]
+    for total, expected in rows
+]
+
+
+@pytest.mark.parametrize(("preset", "decks", "total", "expected"), SCALED_ROWS)
+def test_with_more_decks_each_band_start_but_0_and_5_scales_with_the_decks(
+    preset: str, decks: int, total: int, expected: tuple
+) -> None:
+    result = settle_total(preset, total, decks=decks)
+    assert outcome(result) == expected
+    assert result.decks == decks
+
+
+@pytest.mark.parametrize(
+    ("preset", "decks", "points", "explanation"),
+    [
+        ("standard", 3, 55, "Opponents 55: 5–55, declarers climb 2"),
+        ("standard", 3, 60, "Opponents 60: 60–115, declarers climb 1"),
+        ("standard", 3, 120, "Opponents 120: 120+, opponents take the deal"),
+        ("standard", 4, 155, "Opponents 155: 80–155, declarers climb 1"),
+        ("open-ladder", 3, 175, "Opponents 175: 120–175, opponents take the deal"),
+        ("open-ladder", 3, 180, "Opponents 180: 180–235, opponents take the deal and climb 1"),
+        ("open-ladder", 3, 300, "Opponents 300: 300+, opponents take the deal and climb 3"),
+        ("open-ladder", 4, 240, "Opponents 240: 240–315, opponents take the deal and climb 1"),
+        ("kawu", 3, 240, "Opponents 240: 240+, opponents take the deal and climb 2"),
+        ("simplified", 4, 155, "Opponents 155: 0–155, declarers climb 1"),
+    ],
+)
+def test_the_explanation_names_the_scaled_band(
+    preset: str, decks: int, points: int, explanation: str
+) -> None:
+    result = settle(
+        get_rules(preset),
+        levels("5", "3"),
+        points,
+        0,
+        DECLARERS_TAKE_THE_LAST_SINGLE,
+        decks=decks,
+    )
+    assert result.explanation == explanation
+
+
+@pytest.mark.parametrize(
+    ("decks", "kitty_cards", "most"),
+    [
+        pytest.param(2, None, 80, id="2-decks-default-8-cards"),
+        pytest.param(3, None, 60, id="3-decks-default-6-cards"),
+        pytest.param(4, None, 80, id="4-decks-default-8-cards"),
+        pytest.param(2, 5, 50, id="2-decks-5-cards"),
+        pytest.param(2, 12, 120, id="2-decks-12-cards"),
+        pytest.param(3, 8, 80, id="3-decks-8-cards"),
+        pytest.param(4, 12, 120, id="4-decks-12-cards"),
+    ],
+)
+def test_the_kitty_holds_at_most_10_points_a_card(
+    decks: int, kitty_cards: int | None, most: int
+) -> None:
+    def with_kitty(kitty: int) -> Settlement:
+        return settle(
+            get_rules("standard"),
+            levels("5", "3"),
+            0,
+            kitty,
+            OPPONENTS_TAKE_THE_LAST_SINGLE,
+            decks=decks,
+            kitty_cards=kitty_cards,
+        )
+
+    assert with_kitty(most).kitty_bonus == 2 * most
+    with pytest.raises(SettleError) as error:
+        with_kitty(most + 5)
+    assert str(error.value) == (
+        f"kitty_points must be a multiple of 5 from 0 to {most}, got {most + 5}"
+    )
+    assert error.value.field == "kitty_points"
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_the_opponents_points_and_the_kittys_are_at_most_100_a_deck(decks: int) -> None:
+    top = 100 * decks
+
+    def with_points(points: int, kitty: int) -> Settlement:
+        return settle(
+            get_rules("standard"),
+            levels("5", "3"),
+            points,
+            kitty,
+            DECLARERS_TAKE_THE_LAST_SINGLE,
+            decks=decks,
+        )
+
+    assert with_points(top - 60, 60).opponent_total == top - 60
+    assert with_points(top, 0).opponent_total == top
+    with pytest.raises(SettleError) as error:
+        with_points(top - 55, 60)
+    assert str(error.value) == (
+        f"opponent_points {top - 55} + kitty_points 60 = {top + 5}, "
+        f"but {decks} decks hold only {top} points"
+    )
+    assert error.value.field == "opponent_points"
+    with pytest.raises(SettleError) as error:
+        with_points(top + 5, 0)
+    assert str(error.value) == (
+        f"opponent_points must be a multiple of 5 from 0 to {top}, got {top + 5}"
+    )
+
+
+@pytest.mark.parametrize("kitty_cards", [5, 12])
+def test_a_kitty_of_5_to_12_cards_is_accepted(kitty_cards: int) -> None:
+    result = settle(
+        get_rules("standard"),
+        levels("5", "3"),
+        40,
+        50,
+        DECLARERS_TAKE_THE_LAST_SINGLE,
+        kitty_cards=kitty_cards,
+    )
+    assert result.opponent_total == 40
+
+
+@pytest.mark.parametrize("kitty_cards", [4, 13, 0, -8, True, 8.0, "8"])
+def test_a_kitty_of_other_than_5_to_12_cards_is_refused(kitty_cards: object) -> None:
+    with pytest.raises(SettleError) as error:
+        settle(
+            get_rules("standard"),
+            levels("5", "3"),
+            40,
+            0,
+            DECLARERS_TAKE_THE_LAST_SINGLE,
+            kitty_cards=kitty_cards,
+        )
+    assert str(error.value) == (
+        f"kitty_cards must be a number of cards from 5 to 12, got {kitty_cards!r}"
+    )
+    assert error.value.field == "kitty_cards"
+
+
+@pytest.mark.parametrize("decks", [1, 5, 0, True, 3.0, "3"])
+def test_decks_other_than_2_3_or_4_are_refused(decks: object) -> None:
+    with pytest.raises(SettleError) as error:
+        settle(
+            get_rules("standard"),
+            levels("5", "3"),
+            40,
+            0,
+            DECLARERS_TAKE_THE_LAST_SINGLE,
+            decks=decks,
+        )
+    assert str(error.value) == f"decks must be 2, 3 or 4, got {decks!r}"
+    assert error.value.field == "decks"
+
+
+@pytest.mark.parametrize(
+    ("decks", "kitty_cards", "players", "most"),
+    [
+        pytest.param(2, None, 4, 25, id="4-players-2-decks"),
+        pytest.param(3, None, 4, 39, id="4-players-3-decks"),
+        pytest.param(4, None, 4, 52, id="4-players-4-decks"),
+        pytest.param(2, 12, 4, 24, id="4-players-2-decks-kitty-12"),
+        pytest.param(2, 8, 5, 20, id="5-players-2-decks"),
+        pytest.param(3, 6, 6, 26, id="6-players-3-decks"),
+        pytest.param(3, 8, 7, 22, id="7-players-3-decks"),
+        pytest.param(4, 8, 8, 26, id="8-players-4-decks"),
+    ],
+)
+def test_a_last_trick_holds_at_most_the_cards_each_player_was_dealt(
+    decks: int, kitty_cards: int | None, players: int, most: int
+) -> None:
+    def last_throw(cards: int) -> Settlement:
+        return settle(
+            get_rules("open-ladder"),
+            levels("5", "3"),
+            20,
+            10,
+            LastTrick(OPP, Format.THROW, cards),
+            decks=decks,
+            kitty_cards=kitty_cards,
+            players=players,
+        )
+
+    assert last_throw(most).kitty_multiplier == 2 * most
+    with pytest.raises(SettleError) as error:
+        last_throw(most + 1)
+    assert str(error.value) == (
+        f"a last trick of {most + 1} cards per player is more than a hand of {most} holds"
+    )
+    assert error.value.field == "last_trick"
+
+
+# A short-handed declaring side (find-a-friend: fewer friends than cards called) that holds
+# climbs one level more than the table awards, under every table.
+# preset, (declarers, opponents), opponents' total, award, levels gained, explanation's outcome
+SHORT_HANDED_HOLDS = [
+    pytest.param("standard", ("5", "3"), 0, 4, 4,
+                 "declarers climb 4, one more for holding short-handed", id="standard-0"),
+    pytest.param("standard", ("5", "3"), 45, 2, 2,
+                 "declarers climb 2, one more for holding short-handed", id="standard-45"),
+    pytest.param("simplified", ("5", "3"), 75, 2, 2,
+                 "declarers climb 2, one more for holding short-handed", id="simplified-75"),
+    pytest.param("kawu", ("5", "3"), 5, 3, 3,
+                 "declarers climb 3, one more for holding short-handed", id="kawu-5"),
+    pytest.param("open-ladder", ("5", "3"), 40, 2, 2,
+                 "declarers climb 2, one more for holding short-handed", id="open-ladder-40"),
+    pytest.param("standard", ("K", "3"), 0, 4, 1, "declarers climb 1, stopping at A",
+                 id="standard-at-K-stops-at-A"),
+    pytest.param("open-ladder", ("J", "3"), 0, 4, 4,
+                 "declarers climb 4 and pass A: declarers win the game", id="open-ladder-past-A"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("preset", "lv", "total", "award", "gained", "said"), SHORT_HANDED_HOLDS)
+def test_a_short_handed_side_that_holds_climbs_one_level_more(
+    preset: str, lv: tuple, total: int, award: int, gained: int, said: str
+) -> None:
+    result = settle(
+        get_rules(preset),
+        levels(*lv),
+        total,
+        0,
+        DECLARERS_TAKE_THE_LAST_SINGLE,
+        short_handed=True,
+    )
+    assert (result.award, result.levels_gained, result.short_handed) == (award, gained, True)
+    assert result.explanation.endswith(f", {said}")
+
+
+@pytest.mark.parametrize(("preset", "total", "award"), [("standard", 80, 0), ("kawu", 120, 1)])
+def test_a_short_handed_side_that_loses_gives_the_opponents_no_more(
+    preset: str, total: int, award: int
+) -> None:
+    short = settle(
+        get_rules(preset), levels("5", "3"), total, 0, DECLARERS_TAKE_THE_LAST_SINGLE,
+        short_handed=True,
+    )  # fmt: skip
+    full = settle(get_rules(preset), levels("5", "3"), total, 0, DECLARERS_TAKE_THE_LAST_SINGLE)
+    assert (short.winner, short.award, short.short_handed) == (OPP, award, False)
+    assert short.levels == full.levels

@@ -1,5 +1,5 @@
-"""``python -m scoring settle [FILE]``: the JSON contract of ENGINE-JSON.md, run as a player would,
-and the examples of RULES.md answered through it."""
+"""``python -m scoring settle [FILE]``: the JSON contract of docs/engine-json.md, run as a player
+would, and the examples of docs/rules.md answered through it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scoring.cli import settle_request
+from scoring.errors import SettleError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +49,7 @@ def run_settle(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def request(**changes: object) -> dict[str, object]:
-    """The ENGINE-JSON.md example with some keys changed (None removes a key)."""
+    """The docs/engine-json.md example with some keys changed (None removes a key)."""
     data = {**ENGINE_JSON_REQUEST, **changes}
     return {key: value for key, value in data.items() if value is not None}
 
@@ -132,7 +133,7 @@ def test_a_groups_own_table_is_read_from_the_request() -> None:
     assert answer["levels"] == {"declarers": "5", "opponents": "5"}
 
 
-# RULES.md's examples that settle can answer: (what RULES.md says, request changes, answer keys).
+# docs/rules.md's examples that settle can answer: (what it says, request changes, answer keys).
 RULES_MD_EXAMPLES = [
     pytest.param(
         {"rules": "open-ladder", "opponent_points": 0, "kitty_points": 5,
@@ -175,8 +176,29 @@ RULES_MD_EXAMPLES = [
     pytest.param(
         {"rules": "standard", "levels": {"declarers": "Q", "opponents": "9"},
          "opponent_points": 0, "kitty_points": 0},
-        {"levels_gained": 3, "game_over": False, "levels": {"declarers": "A", "opponents": "9"}},
+        {"levels_gained": 2, "game_over": False, "levels": {"declarers": "A", "opponents": "9"}},
         id="standard-levels-stop-at-A",
+    ),
+    pytest.param(
+        {"rules": "standard", "levels": {"declarers": "K", "opponents": "9"},
+         "opponent_points": 0, "kitty_points": 0},
+        {"winner": "declarers", "levels_gained": 1, "game_over": False,
+         "levels": {"declarers": "A", "opponents": "9"}},
+        id="standard-declarers-at-K-holding-to-0-are-awarded-3-and-climb-1",
+    ),
+    pytest.param(
+        {"rules": "kawu", "levels": {"declarers": "5", "opponents": "K"},
+         "opponent_points": 200, "kitty_points": 0},
+        {"winner": "opponents", "levels_gained": 1, "game_over": False,
+         "levels": {"declarers": "5", "opponents": "A"}},
+        id="kawu-opponents-climb-to-A-and-no-further",
+    ),
+    pytest.param(
+        {"rules": "open-ladder", "levels": {"declarers": "Q", "opponents": "9"},
+         "opponent_points": 0, "kitty_points": 0},
+        {"winner": "declarers", "levels_gained": 3, "game_over": True,
+         "game_winner": "declarers", "levels": {"declarers": "A", "opponents": "9"}},
+        id="open-ladder-declarers-at-Q-holding-to-0-gain-the-whole-3",
     ),
     pytest.param(
         {"rules": "open-ladder", "opponent_points": 160, "kitty_points": 40,
@@ -254,7 +276,7 @@ BAD_INPUTS = [
     ),
     pytest.param(
         json.dumps(request(opponent_points=150, kitty_points=60)),
-        "opponent_points 150 + kitty_points 60 = 210, but the deck holds only 200 points",
+        "opponent_points 150 + kitty_points 60 = 210, but 2 decks hold only 200 points",
         None,
         id="points-and-kitty-over-200",
     ),
@@ -394,3 +416,119 @@ def test_cli_keeps_its_error_to_one_line_whatever_the_request_holds():
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     assert "unknown card 'XH'" in result.stderr
+
+
+# `decks`: the level table scales as docs/rules.md says. Declarers at 5 take the last trick.
+# rules, decks, opponent_points, winner, levels gained
+SCALED_EXAMPLES = [
+    ("standard", 3, 0, "declarers", 3),
+    ("standard", 3, 5, "declarers", 2),
+    ("standard", 3, 55, "declarers", 2),
+    ("standard", 3, 60, "declarers", 1),
+    ("standard", 3, 115, "declarers", 1),
+    ("standard", 3, 120, "opponents", 0),
+    ("standard", 4, 75, "declarers", 2),
+    ("standard", 4, 80, "declarers", 1),
+    ("standard", 4, 155, "declarers", 1),
+    ("standard", 4, 160, "opponents", 0),
+    ("open-ladder", 3, 115, "declarers", 1),
+    ("open-ladder", 3, 120, "opponents", 0),
+    ("open-ladder", 3, 175, "opponents", 0),
+    ("open-ladder", 3, 180, "opponents", 1),
+    ("open-ladder", 3, 235, "opponents", 1),
+    ("open-ladder", 3, 240, "opponents", 2),
+    ("open-ladder", 3, 300, "opponents", 3),
+    ("open-ladder", 4, 235, "opponents", 0),
+    ("open-ladder", 4, 240, "opponents", 1),
+    ("open-ladder", 4, 320, "opponents", 2),
+    ("open-ladder", 4, 400, "opponents", 3),
+]
+
+
+@pytest.mark.parametrize(("rules", "decks", "points", "winner", "gained"), SCALED_EXAMPLES)
+def test_decks_scale_the_level_table(
+    rules: str, decks: int, points: int, winner: str, gained: int
+) -> None:
+    answer = settle_request(
+        request(
+            rules=rules,
+            decks=decks,
+            opponent_points=points,
+            kitty_points=0,
+            last_trick={"winner": "declarers", "format": "single"},
+        )
+    )
+    assert (answer["winner"], answer["levels_gained"]) == (winner, gained)
+
+
+@pytest.mark.parametrize(
+    ("decks", "most"), [(None, 80), (2, 80), (3, 60), (4, 80)], ids=["default", "2", "3", "4"]
+)
+def test_the_kitty_defaults_to_8_6_and_8_cards_for_2_3_and_4_decks(
+    decks: int | None, most: int
+) -> None:
+    answer = settle_request(request(rules="standard", decks=decks, kitty_points=most))
+    assert answer["kitty_bonus"] == 2 * most
+    with pytest.raises(SettleError) as error:
+        settle_request(request(rules="standard", decks=decks, kitty_points=most + 5))
+    assert str(error.value) == (
+        f"kitty_points must be a multiple of 5 from 0 to {most}, got {most + 5}"
+    )
+
+
+@pytest.mark.parametrize(("kitty_cards", "most"), [(5, 50), (6, 60), (12, 120)])
+def test_kitty_cards_bound_the_kittys_points_at_10_a_card(kitty_cards: int, most: int) -> None:
+    answer = settle_request(
+        request(rules="standard", opponent_points=0, kitty_cards=kitty_cards, kitty_points=most)
+    )
+    assert answer["kitty_bonus"] == 2 * most
+    with pytest.raises(SettleError):
+        settle_request(request(kitty_cards=kitty_cards, kitty_points=most + 5))
+
+
+SCALED_BAD_INPUTS = [
+    pytest.param(request(decks=5), "decks must be 2, 3 or 4, got 5", id="5-decks"),
+    pytest.param(request(decks="3"), "decks must be 2, 3 or 4, got '3'", id="decks-a-string"),
+    pytest.param(
+        request(decks=3, kitty_points=65),
+        "kitty_points must be a multiple of 5 from 0 to 60, got 65",
+        id="3-decks-kitty-over-60",
+    ),
+    pytest.param(
+        request(decks=3, opponent_points=250, kitty_points=55),
+        "opponent_points 250 + kitty_points 55 = 305, but 3 decks hold only 300 points",
+        id="3-decks-points-and-kitty-over-300",
+    ),
+    pytest.param(
+        request(decks=4, opponent_points=405),
+        "opponent_points must be a multiple of 5 from 0 to 400, got 405",
+        id="4-decks-points-over-400",
+    ),
+    pytest.param(
+        request(kitty_cards=4),
+        "kitty_cards must be a number of cards from 5 to 12, got 4",
+        id="kitty-of-4-cards",
+    ),
+    pytest.param(
+        request(kitty_cards=13),
+        "kitty_cards must be a number of cards from 5 to 12, got 13",
+        id="kitty-of-13-cards",
+    ),
+    pytest.param(
+        request(kitty_cards="8"),
+        "kitty_cards must be a number of cards from 5 to 12, got '8'",
+        id="kitty-cards-a-string",
+    ),
+    pytest.param(
+        request(kitty_cards=5, kitty_points=55),
+        "kitty_points must be a multiple of 5 from 0 to 50, got 55",
+        id="5-kitty-cards-hold-50",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), SCALED_BAD_INPUTS)
+def test_bad_decks_or_kitty_exit_2_with_one_line_naming_the_problem(
+    data: dict[str, object], message: str
+) -> None:
+    assert assert_refused(run_settle("settle", stdin=json.dumps(data))) == message

@@ -23,6 +23,7 @@ from scoring import (
     rules_from_json,
     settle,
 )
+from scoring.errors import SettleError
 from scoring.settle import Levels, Settlement
 
 FAST = settings(max_examples=200, deadline=None)
@@ -195,15 +196,18 @@ def test_the_winner_climbs_to_at_most_A_and_declares_next_while_the_loser_stays(
     winner, loser = result.winner, result.winner.other
     assert result.next_declarers is winner
     assert result.levels.of(loser) == before.of(loser)
-    climbed = before.of(winner) + result.levels_gained
+    climbed = before.of(winner) + result.award
     assert result.levels.of(winner) == min(climbed, Rank.ACE)
     if rules.game_end is GameEnd.PAST_ACE:
+        assert result.levels_gained == result.award
         assert result.game_over is (climbed > Rank.ACE)
     else:
+        assert result.levels_gained == result.levels.of(winner) - before.of(winner)
         assert result.game_over is (winner is Side.DECLARERS and before.declarers is Rank.ACE)
     assert result.game_winner is (winner if result.game_over else None)
+    # A side already at A that is awarded levels climbs none: it just takes or keeps the deal.
     assert (", stopping at A" in result.explanation) is (
-        climbed > Rank.ACE and not result.game_over
+        climbed > Rank.ACE and not result.game_over and result.levels_gained > 0
     )
 
 
@@ -215,3 +219,125 @@ def test_any_valid_rules_survive_the_json_round_trip_exactly(rules: Rules) -> No
     assert rules_from_json(through_text) == rules
     assert rules_from_json(through_text).to_json() == rules.to_json()
     assert get_rules(through_text) == rules
+
+
+decks = st.sampled_from([2, 3, 4])
+
+
+@st.composite
+def scalable_rules(draw: st.DrawFn) -> tuple[Rules, int]:
+    """Rules and a number of decks they scale to. A group's band with an ``every`` can scale
+    into a table that climbs less at a higher total (see test_rules.py), so with more than
+    two decks only the presets and tables without ``every`` are drawn."""
+    count = draw(decks)
+    if count == 2:
+        return draw(any_rules), count
+    return draw(st.sampled_from(list(PRESETS.values())) | custom_rules(every=False)), count
+
+
+@st.composite
+def hand_points(draw: st.DrawFn, count: int, kitty_cards: int) -> tuple[int, int]:
+    """Opponents' points and kitty points that ``count`` decks and a kitty can hold."""
+    kitty = 5 * draw(st.integers(0, 2 * kitty_cards), label="kitty_points")
+    points = 5 * draw(st.integers(0, 20 * count - kitty // 5), label="opponent_points")
+    return points, kitty
+
+
+@FAST
+@given(scalable_rules(), st.data())
+def test_with_any_decks_more_opponent_points_never_improve_the_declarers_result(
+    rules_and_decks: tuple[Rules, int], data: st.DataObject
+) -> None:
+    rules, count = rules_and_decks
+    kitty_cards = data.draw(st.integers(5, 12), label="kitty_cards")
+    fewer, kitty = data.draw(hand_points(count, kitty_cards))
+    more = 5 * data.draw(st.integers(fewer // 5, 20 * count - kitty // 5), label="more")
+    last_trick = data.draw(last_tricks(rules), label="last_trick")
+    before = data.draw(levels, label="levels")
+
+    def result(points: int) -> Settlement:
+        return settle(
+            rules, before, points, kitty, last_trick, decks=count, kitty_cards=kitty_cards,
+            players=4 if last_trick.cards <= 24 else 2,
+        )  # fmt: skip
+
+    assert goodness(result(more)) <= goodness(result(fewer))
+
+
+@FAST
+@given(scalable_rules())
+def test_a_scaled_table_moves_each_start_but_0_and_5_by_decks_over_2_rounded_down_to_5(
+    rules_and_decks: tuple[Rules, int],
+) -> None:
+    rules, count = rules_and_decks
+    scaled = rules.for_decks(count)
+    assert [(band.winner, band.levels) for band in scaled.bands] == [
+        (band.winner, band.levels) for band in rules.bands
+    ]
+    for band, written in zip(scaled.bands, rules.bands, strict=True):
+        if written.low <= 5:
+            assert band.low == written.low
+        else:
+            assert band.low == written.low * count // 2 // 5 * 5
+        if written.every:
+            assert band.every == max(5, written.every * count // 2 // 5 * 5)
+    for band, following in zip(scaled.bands, scaled.bands[1:], strict=False):
+        assert band.high == following.low - 5
+    assert scaled.bands[-1].high is None
+    assert (scaled.name, scaled.kitty, scaled.game_end, scaled.starter) == (
+        rules.name,
+        rules.kitty,
+        rules.game_end,
+        rules.starter,
+    )
+
+
+@FAST
+@given(any_rules)
+def test_two_decks_read_the_table_as_written(rules: Rules) -> None:
+    assert rules.for_decks(2) is rules
+
+
+@FAST
+@given(st.sampled_from(list(PRESETS.values())), decks, st.integers(5, 12), st.data())
+def test_points_that_the_decks_and_kitty_can_hold_settle_and_no_others(
+    rules: Rules, count: int, kitty_cards: int, data: st.DataObject
+) -> None:
+    points = 5 * data.draw(st.integers(0, 20 * count + 4), label="opponent_points")
+    kitty = 5 * data.draw(st.integers(0, 2 * kitty_cards + 2), label="kitty_points")
+    holds = points <= 100 * count and kitty <= 10 * kitty_cards and points + kitty <= 100 * count
+    try:
+        settle(
+            rules,
+            Levels(Rank.FIVE, Rank.THREE),
+            points,
+            kitty,
+            LastTrick(Side.DECLARERS, Format.SINGLE, 1),
+            decks=count,
+            kitty_cards=kitty_cards,
+        )
+    except SettleError as error:
+        assert not holds, str(error)
+        assert error.field in ("opponent_points", "kitty_points")
+    else:
+        assert holds
+
+
+@FAST
+@given(scalable_rules(), st.data())
+def test_a_short_handed_side_that_holds_is_awarded_exactly_one_more(
+    rules_and_decks: tuple[Rules, int], data: st.DataObject
+) -> None:
+    rules, count = rules_and_decks
+    points, kitty = data.draw(hand_points(count, 8))
+    last_trick = data.draw(last_tricks(rules), label="last_trick")
+    before = data.draw(levels, label="levels")
+    full = settle(rules, before, points, kitty, last_trick, decks=count, kitty_cards=8)
+    short = settle(
+        rules, before, points, kitty, last_trick, decks=count, kitty_cards=8, short_handed=True
+    )
+    assert short.winner is full.winner
+    assert short.award == full.award + (full.winner is Side.DECLARERS)
+    assert short.short_handed is (full.winner is Side.DECLARERS)
+    if full.winner is Side.OPPONENTS:
+        assert short.levels == full.levels

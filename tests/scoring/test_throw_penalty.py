@@ -119,3 +119,26 @@ def test_the_cli_names_an_unknown_side_in_taken_back():
 
     assert result.returncode == 2
     assert result.stderr == "taken_back has only declarers and opponents, got 'dealers'\n"
+
+
+@pytest.mark.parametrize(
+    ("decks", "points", "explanation"),
+    [
+        (2, 100, "Opponents 100 + 30 for failed throws = 130: 120–155, "
+                 "opponents take the deal and climb 1"),
+        (3, 100, "Opponents 100 + 30 for failed throws = 130: 120–175, opponents take the deal"),
+        (4, 130, "Opponents 130 + 30 for failed throws = 160: 160–235, opponents take the deal"),
+    ],
+)  # fmt: skip
+def test_the_penalty_moves_the_total_through_the_table_the_decks_scale(decks, points, explanation):
+    result = settle_hand(
+        get_rules("open-ladder"),
+        Levels(Rank.FIVE, Rank.THREE),
+        opponent_points=points,
+        kitty_points=0,
+        last_trick=DECLARERS_TAKE_THE_LAST_SINGLE,
+        taken_back=TakenBack(declarers=3),
+        decks=decks,
+    )
+
+    assert result.explanation == explanation

@@ -113,6 +113,59 @@ def test_without_a_trump_suit_only_jokers_and_level_cards_are_trumps(
     assert winner(*plays, trump=None) == expected
 
 
+# Level 5 without a trump suit: the winner under open-ladder, then under the other presets.
+NO_TRUMP_LEVEL_CARDS = [
+    pytest.param([("P1", "9S"), ("P2", "5S"), ("P3", "TS")], "P3", "P2", id="five-is-a-spade"),
+    pytest.param([("P1", "5S"), ("P2", "AS")], "P2", "P1", id="ace-above-the-five"),
+    pytest.param([("P1", "AH"), ("P2", "5S")], "P1", "P2", id="five-of-spades-follows-no-heart"),
+    pytest.param([("P1", "5S 5S"), ("P2", "6S 6S")], "P2", "P1", id="a-pair-of-fives-is-plain"),
+    pytest.param(
+        [("P1", "9S 9S"), ("P2", "5H 5H"), ("P3", "SJ SJ")], "P3", "P3", id="jokers-trump-all"
+    ),
+    pytest.param([("P1", "9H 9H TH TH"), ("P2", "SJ SJ BJ BJ")], "P2", "P2", id="a-joker-tractor"),
+]
+
+
+@pytest.mark.parametrize("rules", ["standard", "kawu", "simplified"])
+@pytest.mark.parametrize(("plays", "open_ladder", "others"), NO_TRUMP_LEVEL_CARDS)
+def test_without_a_trump_suit_open_ladder_trumps_only_the_jokers(
+    rules: str, plays: list[tuple[str, str]], open_ladder: str, others: str
+) -> None:
+    assert winner(*plays, trump=None, rules="open-ladder") == open_ladder
+    assert winner(*plays, trump=None, rules=rules) == others
+
+
+@pytest.mark.parametrize(
+    ("rules", "lead", "format", "suit"),
+    [
+        ("open-ladder", "4S 4S 5S 5S", "tractor", "S"),
+        ("open-ladder", "5S 5S 6S 6S", "tractor", "S"),
+        ("open-ladder", "4S 4S 6S 6S", "throw", "S"),  # the five lies between
+        ("open-ladder", "SJ SJ BJ BJ", "tractor", "trump"),
+        ("standard", "4S 4S 6S 6S", "tractor", "S"),  # the level rank is skipped
+        ("standard", "5S 5S SJ SJ", "tractor", "trump"),
+    ],
+)
+def test_open_ladder_no_trump_tractors_run_through_the_level_card(
+    rules: str, lead: str, format: str, suit: str
+) -> None:
+    judgement = judge_trick(("P1", lead), trump=None, rules=rules)
+    assert (judgement.lead.format.value, str(judgement.lead.suit)) == (format, suit)
+
+
+def test_open_ladder_no_trump_a_level_card_must_follow_its_suit() -> None:
+    plays = (("P1", "9S"), ("P2", "3D"))
+    judgement = judge_trick(*plays, trump=None, rules="open-ladder", hands={"P2": "5S 3D"})
+    assert reasons(judgement) == {"P2": "P2 had 1 spade left and did not play it"}
+    judgement = judge_trick(*plays, trump=None, rules="standard", hands={"P2": "5S 3D"})
+    assert judgement.plays[1].legal is True
+
+
+def test_open_ladder_with_a_trump_suit_still_trumps_the_level_cards() -> None:
+    assert winner(("P1", "9S"), ("P2", "5C"), rules="open-ladder") == "P2"
+    assert judge_trick(("P1", "4S 4S 6S 6S"), rules="open-ladder").lead.format.value == "tractor"
+
+
 def test_the_points_are_the_tricks_fives_tens_and_kings() -> None:
     judgement = judge_trick(("P1", "5S"), ("P2", "TS"), ("P3", "KH"), ("P4", "2S"))
     assert judgement.points == 25
@@ -340,6 +393,38 @@ def test_a_throw_is_taken_only_in_its_shape(plays: list[tuple[str, str]], expect
     assert winner(*plays, rules="open-ladder") == expected
 
 
+# Level 2, clubs trump, against the spade throw QS QS 8S 7S (a pair and two singles): 2C is the
+# trump-suit level card, above every other club, so 6C 6C 2C 2C reads as the pair 2C 2C with
+# 6C 6C as singles, or as the pair 6C 6C with 2C 2C as singles.
+READ_TWO_WAYS = [
+    pytest.param("6C 6C 2C 2C", "SJ SJ 8C 7C", "P2", id="beats-one-reading-only"),
+    pytest.param("6C 6C 2C 2C", "BJ BJ 2S 2S", "P2", id="neither-reading-beats-both"),
+    pytest.param("6C 6C 2C 2C", "2D 2D AC KC", "P2", id="lower-pair-higher-singles"),
+    pytest.param("6C 6C 2C 2C", "BJ BJ SJ SJ", "P3", id="one-reading-beats-both"),
+    pytest.param("7C 7C 4C 3C", "6C 6C 2C 2C", "P3", id="the-later-play-read-its-best-way"),
+    pytest.param("SJ SJ 8C 7C", "6C 6C 2C 2C", "P2", id="no-reading-of-the-later-play-beats"),
+]
+
+
+@pytest.mark.parametrize(("earlier", "later", "expected"), READ_TWO_WAYS)
+def test_a_later_play_takes_the_trick_only_if_one_reading_beats_every_reading_of_the_winner(
+    earlier: str, later: str, expected: str
+) -> None:
+    plays = [("P1", "QS QS 8S 7S"), ("P2", earlier), ("P3", later)]
+    assert winner(*plays, level="2", trump="C", rules="open-ladder") == expected
+
+
+@pytest.mark.parametrize("beaten", [[], [("P2", "3C 3C 7C 4C")]], ids=["alone", "after-3C-3C"])
+def test_an_earlier_beaten_play_does_not_change_who_wins_between_two_later_plays(
+    beaten: list[tuple[str, str]],
+) -> None:
+    # 6C 6C 2C 2C beats 3C 3C 7C 4C only read as the pair 6C 6C with 2C 2C; SJ SJ 8C 7C beats
+    # only the other reading, so the earlier play keeps the trick with or without 3C 3C 7C 4C.
+    plays = [("P1", "QS QS 8S 7S"), *beaten, ("P3", "6C 6C 2C 2C"), ("P4", "SJ SJ 8C 7C")]
+    assert winner(*plays[:-1], level="2", trump="C", rules="open-ladder") == "P3"
+    assert winner(*plays, level="2", trump="C", rules="open-ladder") == "P3"
+
+
 def test_a_throw_beaten_by_one_card_fails() -> None:
     judgement = judge_trick(
         ("P1", "KS QS QS"),
@@ -374,6 +459,80 @@ def test_a_failed_throw_forces_its_smallest_beatable_combination() -> None:
     assert throw is not None
     assert (throw.beaten_by, str(throw.forced), throw.penalty) == ("P2", "9S", 30)
     assert throw.checked == ("P2", "P3")
+
+
+def test_a_throw_fails_against_a_higher_card_a_follower_played_without_any_hand_given() -> None:
+    judgement = judge_trick(("P1", "AS QS"), ("P2", "KS 2S"), rules="open-ladder")
+    throw = judgement.throw
+    assert throw is not None
+    assert (throw.ok, throw.checked, throw.beaten_by, str(throw.beater), str(throw.forced)) == (
+        False,
+        ("P2",),
+        "P2",
+        "KS",
+        "QS",
+    )
+    assert (judgement.winner, judgement.winner_as_played) == (None, "P1")
+    assert reasons(judgement) == {
+        "P1": "P1's throw fails: P2 held KS, which beats QS; "
+        "P1 takes back 1 card and leads QS, paying 10 points"
+    }
+
+
+# Open-ladder, level 5, hearts trump: P1 throws; what the others played and held beat it or not.
+THROWS_CHECKED_AGAINST_PLAYS = [
+    pytest.param(
+        [("P1", "QS QS AS"), ("P2", "KS KS 2S")], {}, ("P2", "QS QS", 10), id="a-higher-pair"
+    ),
+    pytest.param(
+        [("P1", "AS QS QS 9S"), ("P2", "KS KS TS 2S")],
+        {},
+        ("P2", "9S", 30),
+        id="the-smallest-combination-that-can-be-beaten",
+    ),
+    pytest.param(
+        [("P1", "KS KS 9S 9S"), ("P2", "AS AS 3S 2S")],
+        {},
+        ("P2", "9S 9S", 20),
+        id="the-lowest-of-those-it-could-beat",
+    ),
+    pytest.param(
+        [("P1", "AS QS"), ("P2", "3S 2S"), ("P3", "KS 4S")],
+        {"P4": "KS 9D"},
+        ("P3", "QS", 10),
+        id="the-first-in-play-order-who-played-it",
+    ),
+    pytest.param(
+        [("P1", "AS QS"), ("P2", "3S 2S"), ("P3", "KS 4S")],
+        {"P2": "KS 3S 2S"},
+        ("P2", "QS", 10),
+        id="the-first-in-play-order-who-held-it",
+    ),
+    pytest.param(
+        [("P1", "AS QS"), ("P2", "3S 2S")],
+        {"P4": "KS 9D"},
+        ("P4", "QS", 10),
+        id="a-hand-given-for-a-player-still-to-play",
+    ),
+    pytest.param(
+        [("P1", "AS AS KS"), ("P2", "QS QS 2S"), ("P3", "3H 4H 5H")], {}, None, id="nothing-higher"
+    ),
+    pytest.param(
+        [("P1", "AS KS"), ("P2", "BJ BJ")], {}, None, id="trumps-played-are-no-higher-spade"
+    ),
+]
+
+
+@pytest.mark.parametrize(("plays", "hands", "failure"), THROWS_CHECKED_AGAINST_PLAYS)
+def test_a_throw_is_checked_against_what_the_others_played_too(
+    plays: list[tuple[str, str]], hands: dict[str, str], failure: tuple[str, str, int] | None
+) -> None:
+    throw = judge_trick(*plays, rules="open-ladder", hands=hands).throw
+    assert throw is not None
+    if failure is None:
+        assert throw.ok
+    else:
+        assert (throw.beaten_by, str(throw.forced), throw.penalty) == failure
 
 
 def test_a_throw_no_given_hand_can_beat_stands() -> None:
