@@ -4,9 +4,10 @@ Each function returns plain numbers in a 320-unit-wide viewBox (about one unit p
 360 px phone's column); the templates add the words, so that they can be translated. No Django
 here: these are pure functions of `scoring` values.
 
->>> race = level_race([TeamLevels(), TeamLevels(Rank.FOUR, Rank.TWO)], [Team.NORTH_SOUTH])
->>> race.lines[0].path
-'M30.0,114.5H298.0V97.5'
+>>> two, four = Rank.TWO, Rank.FOUR
+>>> race = level_race([(two, two, two, two), (four, two, four, two)], [(0, 2), (1, 3)], [0])
+>>> race.lines[0].path, race.lines[0].color
+('M30.0,114.5H298.0V97.5', '#0072b2')
 """
 
 from __future__ import annotations
@@ -18,16 +19,28 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scoring.cards import Rank
-from scoring.game import Team, TeamLevels
 from scoring.rules import Rules, Side
 from scoring.stats import take_over_total
 
 WIDTH = 320
 LEFT = 30
 RIGHT = 304
-TEAM_COLORS = {Team.NORTH_SOUTH: "#1f5fbf", Team.EAST_WEST: "#c45a00"}
-"""Blue and orange: told apart with every common colour blindness, and neither is the red and
-blue that the hand list uses for "held" and "taken"."""
+LINE_STYLES = (
+    ("#0072b2", ""),
+    ("#d55e00", ""),
+    ("#009e73", ""),
+    ("#cc79a7", ""),
+    ("#56b4e9", "6 3"),
+    ("#e69f00", "6 3"),
+    ("#000000", "2 2"),
+    ("#a08c00", "2 2"),
+)
+"""A colour and a dash for each line of a race, up to eight players: Okabe and Ito's palette,
+told apart with every common colour blindness (its yellow darkened to show on white). The
+lighter blue and orange are dashed, so that they never pass for the first two even where colours
+blur; neither is the red and blue that the hand list uses for "held" and "taken"."""
+LABEL_GAP = 11
+"""The least room between two end labels, so that 12-unit text never overlaps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,29 +51,33 @@ class Tick:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One team's levels as a step line, ending in a dot labelled with its last level."""
+    """One side's levels as a step line (a fixed team's seats, who share a level, or one player
+    in find-a-friend), ending in a dot."""
 
-    team: Team
+    seats: tuple[int, ...]
     path: str
     end_x: float
     end_y: float
     level: Rank
+    color: str
+    dash: str
 
-    @property
-    def color(self) -> str:
-        return TEAM_COLORS[self.team]
+
+@dataclass(frozen=True, slots=True)
+class EndLabel:
+    """The last level beside the lines' ends: one label for all the lines that end on it."""
+
+    y: float
+    level: Rank
+    color: str
 
 
 @dataclass(frozen=True, slots=True)
 class Strip:
-    """The strip under the race: a cell for each hand ``team`` declared, as one SVG path."""
+    """The strip under the race: a cell for each hand a line's player started, as one path."""
 
-    team: Team
     path: str
-
-    @property
-    def color(self) -> str:
-        return TEAM_COLORS[self.team]
+    color: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,57 +86,96 @@ class LevelRace:
     top: float
     bottom: float
     lines: tuple[Line, ...]
+    labels: tuple[EndLabel, ...]
+    label_x: float
     y_ticks: tuple[Tick, ...]
     x_ticks: tuple[Tick, ...]
     strip: tuple[Strip, ...]
     hands: int
+    stroke: float
 
 
-def level_race(race: Sequence[TeamLevels], declarers: Sequence[Team]) -> LevelRace:
-    """Both teams' levels from the start (``race[0]``) through each hand, as step lines.
+def level_race(
+    race: Sequence[Sequence[Rank]],
+    lines: Sequence[Sequence[int]],
+    declarers: Sequence[int],
+) -> LevelRace:
+    """Every player's levels from the start (``race[0]``) through each hand, as a step line for
+    each of ``lines`` (the seats of a fixed team, who share a level, or a single seat).
 
-    ``declarers`` names the team that declared each hand, drawn as a strip under the lines.
+    ``declarers`` names the seat that started each hand, drawn as a strip under the lines in
+    the colour of that seat's line.
     """
-    top, bottom, height, right = 14.0, 116.0, 150, RIGHT - 6  # room for the end labels
+    if not 1 <= len(lines) <= len(LINE_STYLES):
+        raise ValueError(f"a race draws 1 to {len(LINE_STYLES)} lines, got {len(lines)}")
+    # More lines need more room between levels to be told apart: 8.5 units for two, 12.5
+    # for eight.
+    top, right = 14.0, RIGHT - 6  # room for the end labels
+    bottom = 116.0 + 8 * max(0, len(lines) - 2)
+    height = int(bottom) + 34
     hands = len(race) - 1
     step = (right - LEFT) / max(hands, 1)
+    rung = (bottom - top) / (Rank.ACE - Rank.TWO)
 
     def y(rank: Rank) -> float:
-        return bottom - (rank - Rank.TWO) * (bottom - top) / (Rank.ACE - Rank.TWO)
+        return bottom - (rank - Rank.TWO) * rung
 
-    lines = []
-    # When both teams stand on one level, their lines would hide each other: part them a little.
-    for team, nudge in ((Team.NORTH_SOUTH, -1.5), (Team.EAST_WEST, 1.5)):
-        levels = [levels.of(team) for levels in race]
+    # Lines on one level would hide each other: part them, within 0.6 of a level's height.
+    spacing = min(3.0, 0.6 * rung / max(len(lines) - 1, 1))
+    drawn = []
+    for number, (seats, (color, dash)) in enumerate(zip(lines, LINE_STYLES, strict=False)):
+        nudge = (number - (len(lines) - 1) / 2) * spacing
+        levels = [levels[seats[0]] for levels in race]
         path = f"M{LEFT:.1f},{y(levels[0]) + nudge:.1f}"
         if hands == 0:
             path += f"H{right:.1f}"
-        for number, level in enumerate(levels[1:], start=1):
-            path += f"H{LEFT + number * step:.1f}V{y(level) + nudge:.1f}"
-        lines.append(Line(team, path, LEFT + hands * step, y(levels[-1]) + nudge, levels[-1]))
+        for hand, level in enumerate(levels[1:], start=1):
+            path += f"H{LEFT + hand * step:.1f}V{y(level) + nudge:.1f}"
+        end = LEFT + hands * step
+        drawn.append(Line(tuple(seats), path, end, y(levels[-1]) + nudge, levels[-1], color, dash))
+    line_of = {seat: line for line in drawn for seat in line.seats}
     strip_y = bottom + 6
     cell = max(step - 0.5, 0.5)
     strip = tuple(
         Strip(
-            team,
             "".join(
                 f"M{LEFT + number * step:.2f},{strip_y:.1f}h{cell:.2f}v5h{-cell:.2f}z"
-                for number, declaring in enumerate(declarers)
-                if declaring is team
+                for number, seat in enumerate(declarers)
+                if line_of[seat] is line
             ),
+            line.color,
         )
-        for team in Team
+        for line in drawn
     )
     return LevelRace(
         height=height,
         top=top,
         bottom=bottom,
-        lines=tuple(lines),
+        lines=tuple(drawn),
+        labels=_end_labels(drawn, y),
+        label_x=LEFT + hands * step + 7,
         y_ticks=tuple(Tick(y(rank), rank) for rank in Rank if rank % 2 == 0 or rank is Rank.ACE),
         x_ticks=tuple(Tick(LEFT + n * step, n) for n in _steps(hands)),
-        strip=strip,
+        strip=tuple(cell for cell in strip if cell.path),
         hands=hands,
+        stroke=2.5 if len(lines) <= 4 else 2.0,
     )
+
+
+def _end_labels(lines: Sequence[Line], y) -> tuple[EndLabel, ...]:
+    """A label per level the lines end on, in the line's colour (grey where several share it),
+    each at least :data:`LABEL_GAP` below the one above."""
+    ends: dict[Rank, list[Line]] = {}
+    for line in lines:
+        ends.setdefault(line.level, []).append(line)
+    labels = []
+    low = -math.inf
+    for level in sorted(ends, reverse=True):
+        at = max(y(level) + 4, low + LABEL_GAP)
+        shared = ends[level]
+        labels.append(EndLabel(at, level, shared[0].color if len(shared) == 1 else "#333"))
+        low = at
+    return tuple(labels)
 
 
 def _nice(span: float, ticks: int) -> float:
@@ -227,10 +283,19 @@ class TotalsChart:
         return self.bottom - self.top
 
 
-def totals_chart(rules: Rules, totals: Counter, top_total: int = 200) -> TotalsChart:
-    """How often each opponents' total was scored (a bar per 5 points, totals above
-    ``top_total`` in one last bar), over the rules' bands, with a line where each band starts."""
+def totals_chart(rules: Rules, totals: Counter, decks: int = 2) -> TotalsChart:
+    """How often each opponents' total was scored (a bar per 5 points up to 200 with two decks,
+    300 with three, …, totals above it in one last bar), over the rules' bands for ``decks``,
+    with a line where each band starts.
+
+    >>> from scoring.rules import get_rules
+    >>> chart = totals_chart(get_rules("standard"), Counter({60: 2, 125: 1}), decks=3)
+    >>> [line.label for line in chart.lines], chart.threshold, chart.x_ticks[1].label
+    ([5, 60, 120], 120, 60)
+    """
     top, bottom, height = 8.0, 150.0, 172
+    top_total = 100 * decks
+    rules = rules.for_decks(decks)
     slots = top_total // 5 + 2  # 0, 5, …, top_total, and the bar of everything above it
     width = (RIGHT - LEFT) / slots
     counts = [totals.get(5 * slot, 0) for slot in range(slots - 1)]
@@ -278,7 +343,9 @@ def totals_chart(rules: Rules, totals: Counter, top_total: int = 200) -> TotalsC
         lines=tuple(
             Tick(x(band.low), band.low) for band in rules.bands[1:] if band.low <= top_total
         ),
-        x_ticks=tuple(Tick(x(total) + width / 2, total) for total in range(0, top_total + 1, 40)),
+        x_ticks=tuple(
+            Tick(x(total) + width / 2, total) for total in range(0, top_total + 1, 20 * decks)
+        ),
         y_ticks=tuple(Tick(y(count), count) for count in range(0, y_top + 1, y_step)),
         hands=sum(totals.values()),
         threshold=take_over_total(rules),

@@ -1,25 +1,38 @@
 """A group's whole history as one JSON file, and its hands as CSV.
 
-The JSON export names nothing by database id: a game's seats name players by their position in
-``players``, accounts appear as usernames, and every timestamp is kept. So exporting a group,
-importing the file and exporting the new group gives the same document again; only the group's
-name may differ, and the members, which the importer chooses. What a hand means (its settlement,
-the levels after it) is never stored: `scoring` computes it, on import to refuse an impossible
-hand and in the CSV for the reader.
+The JSON export names nothing by database id: players appear by their names (unique in a group),
+accounts as usernames, and every timestamp is kept. So exporting a group, importing the file and
+exporting the new group gives the same text again; only the group's name may differ, and the
+members, which the importer chooses. What a hand means (its settlement, the levels after it) is
+never stored: `scoring` computes it, on import to refuse an impossible game and in the CSV for
+the reader.
 
-    {"format": "tractor-companion-group", "version": 1,
+    {"format": "tractor-companion-group", "version": 2,
      "group": {"name", "created"}, "members": [{"username", "joined"}],
      "players": [{"name", "user"}], "scoring_tables": [{"rules", "updated"}],
-     "games": [{"created", "created_by", "rules", "seats": {"north": 0, ...},
-                "north_south_level", "east_west_level", "first_starter",
-                "hands": [{"declarer", "bid", "trump", "kitty_cards", "kitty_points",
-                           "opponent_points", "last_trick_winner", "last_trick_format",
-                           "last_trick_cards", "created", "updated"}],
+     "games": [{"created", "created_by", "rules",
+                "seats": [{"player", "level"}], "decks", "teams", "trumps", "called",
+                "first_declarer",
+                "hands": [{"declarer", "friends", "bid", "trump", "kitty_cards",
+                           "kitty_points", "opponent_points", "last_trick_winner",
+                           "last_trick_format", "last_trick_cards",
+                           "declarer_cards_taken_back", "opponent_cards_taken_back",
+                           "created", "updated"}],
                 "changes": [{"hand_number", "action", "before", "after", "by", "at"}],
                 "disputes": [{"hand_number", "hand", "request", "verdict", "created_by",
                               "created"}]}]}
 
+A game's ``seats`` are in play order, each a player's name and the level they start at.
+``decks``, ``teams`` and ``trumps`` are the table as `scoring.Table` holds it (``trumps``:
+``"bid"``, ``"no-trump"`` or a list of suits in rotation), ``called`` the cards a find-a-friend
+declarer calls (null in other games). Who starts hand 1 (``first_declarer``), each hand's
+``declarer`` and ``friends``, and the same fields of the hands kept in the history (``before``
+and ``after``) name players at the table, never seat numbers: a reader sees who it was, and a
+name at a table is one seat. ``bid`` is empty where the game fixes the trump and nobody bids.
 A dispute's ``hand`` is the number of the hand it is linked to, or null while it waits for one.
+
+Version 1 files, from when every game had four seats, still import: they are read into this
+form exactly as migration ``0005_tables`` converts the database (see :func:`_from_version_1`).
 """
 
 from __future__ import annotations
@@ -47,17 +60,34 @@ from companion.models import (
     Membership,
     Player,
     ScoringTable,
+    Seat,
 )
-from scoring import Card, CardError, Format, Rank, RulesError, ScoringError, Side, rules_from_json
+from scoring import (
+    Card,
+    CardError,
+    Format,
+    GameError,
+    GameSetup,
+    HandResult,
+    Rank,
+    RulesError,
+    ScoringError,
+    Side,
+    Starter,
+    Table,
+    TableError,
+    Teams,
+    TrumpRule,
+    rules_from_json,
+)
 from scoring import points as card_points
 from scoring.cards import check_copies
 from scoring.cli import judge_request
-from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
-from scoring.settle import KITTY_CARDS
+from scoring.game import replay  # the package's ``replay`` is the module of hand replays
+from scoring.table import MAX_PLAYERS
 
 FORMAT = "tractor-companion-group"
-VERSION = 1
-SEATS = ("north", "east", "south", "west")
+VERSION = 2
 HAND_FIELDS = tuple(name for name in Hand.SNAPSHOT_FIELDS if name != "number")
 TOP_KEYS = ("format", "version", "group", "members", "players", "scoring_tables", "games")
 GAME_KEYS = (
@@ -65,16 +95,17 @@ GAME_KEYS = (
     "created_by",
     "rules",
     "seats",
-    "north_south_level",
-    "east_west_level",
-    "first_starter",
+    "decks",
+    "teams",
+    "trumps",
+    "called",
+    "first_declarer",
     "hands",
     "changes",
     "disputes",
 )
 HAND_CHOICES = {
-    "declarer": [seat.value for seat in Seat],
-    "bid": Hand.Bid.values,
+    "bid": ["", *Hand.Bid.values],
     "trump": ["", "S", "H", "D", "C"],
     "last_trick_winner": [side.value for side in Side],
     "last_trick_format": [shape.value for shape in Format],
@@ -86,21 +117,48 @@ MAX_SMALL_INT = 32767  # PositiveSmallIntegerField's ceiling on every database D
 EARLIEST = datetime(2, 1, 1, tzinfo=UTC)
 LATEST = datetime(9998, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
 
-# What the table entered for a hand, after who declared: the CSV's columns follow the model's.
-ENTERED_FIELDS = tuple(name for name in HAND_FIELDS if name != "declarer")
+# Version 1: four seats by compass point, two team levels, seats as letters in the hands.
+OLD_VERSION = 1
+OLD_SEATS = ("north", "east", "south", "west")
+COMPASS = ("N", "E", "S", "W")
+OLD_GAME_KEYS = (
+    "created",
+    "created_by",
+    "rules",
+    "seats",
+    "north_south_level",
+    "east_west_level",
+    "first_starter",
+    "hands",
+    "changes",
+    "disputes",
+)
+OLD_HAND_KEYS = (*(name for name in HAND_FIELDS if name != "friends"), "created", "updated")
+PLAY_ORDER = ("N", "W", "S", "E")
+"""The compass seats in play order (counter-clockwise): seats 0 to 3, as migration 0005 has it."""
+JOKER_BIDS = (Hand.Bid.SMALL_JOKERS, Hand.Bid.BIG_JOKERS)
+SUIT_BIDS = (Hand.Bid.ONE, Hand.Bid.PAIR)
+
+# What the table entered for a hand, after who played: the CSV's columns follow the model's.
+ENTERED_FIELDS = tuple(name for name in HAND_FIELDS if name not in ("declarer", "friends"))
+SEAT_COLUMNS = tuple(f"seat_{seat}" for seat in range(1, MAX_PLAYERS + 1))
+LEVEL_COLUMNS = tuple(f"level_{seat}" for seat in range(1, MAX_PLAYERS + 1))
 CSV_COLUMNS = (
     "game",
     "date",
-    *SEATS,
     "rules",
+    "teams",
+    "decks",
+    *SEAT_COLUMNS,
     "hand",
-    "declarer_seat",
     "declarer",
+    "friends",
     *ENTERED_FIELDS,
+    "declarers",
+    "opponents",
     "opponent_total",
     "winner",
-    "north_south_level",
-    "east_west_level",
+    *LEVEL_COLUMNS,
 )
 
 
@@ -114,8 +172,9 @@ class ExchangeError(ValueError):
 def export_group(group: Group) -> dict:
     """The group as one JSON-ready document (see the module's docstring)."""
     players = list(group.players.select_related("user").order_by("pk"))
-    position = {player.pk: number for number, player in enumerate(players)}
-    games = list(group.games.select_related("created_by").order_by("pk"))
+    games = list(
+        group.games.select_related("created_by").prefetch_related("seats__player").order_by("pk")
+    )
     hands = _by_game(Hand.objects.filter(game__group=group).order_by("game_id", "number"))
     numbers = {hand.pk: hand.number for game_hands in hands.values() for hand in game_hands}
     changes = _by_game(
@@ -139,48 +198,70 @@ def export_group(group: Group) -> dict:
             for table in group.scoring_tables.order_by("pk")
         ],
         "games": [
-            {
-                "created": isoformat(game.created),
-                "created_by": _username(game.created_by),
-                "rules": game.rules_json,
-                "seats": {seat: position[getattr(game, f"{seat}_id")] for seat in SEATS},
-                "north_south_level": game.north_south_level,
-                "east_west_level": game.east_west_level,
-                "first_starter": game.first_starter,
-                "hands": [
-                    {
-                        **{name: getattr(hand, name) for name in HAND_FIELDS},
-                        "created": isoformat(hand.created),
-                        "updated": isoformat(hand.updated),
-                    }
-                    for hand in hands[game.pk]
-                ],
-                "changes": [
-                    {
-                        "hand_number": change.hand_number,
-                        "action": change.action,
-                        "before": change.before,
-                        "after": change.after,
-                        "by": _username(change.by),
-                        "at": isoformat(change.at),
-                    }
-                    for change in changes[game.pk]
-                ],
-                "disputes": [
-                    {
-                        "hand_number": dispute.hand_number,
-                        "hand": numbers.get(dispute.hand_id),
-                        "request": dispute.request,
-                        "verdict": dispute.verdict,
-                        "created_by": _username(dispute.created_by),
-                        "created": isoformat(dispute.created),
-                    }
-                    for dispute in disputes[game.pk]
-                ],
-            }
+            _export_game(game, hands[game.pk], changes[game.pk], disputes[game.pk], numbers)
             for game in games
         ],
     }
+
+
+def _export_game(
+    game: Game, hands: list[Hand], changes: list[HandChange], disputes: list, numbers: dict
+) -> dict:
+    names = [player.name for player in game.players]
+    return {
+        "created": isoformat(game.created),
+        "created_by": _username(game.created_by),
+        "rules": game.rules_json,
+        "seats": [{"player": seat.player.name, "level": seat.level} for seat in game.seated],
+        "decks": game.decks,
+        "teams": game.teams,
+        "trumps": game.trumps,
+        "called": game.called,
+        "first_declarer": None if game.first_declarer is None else names[game.first_declarer],
+        "hands": [
+            {
+                **_named({name: getattr(hand, name) for name in HAND_FIELDS}, names),
+                "created": isoformat(hand.created),
+                "updated": isoformat(hand.updated),
+            }
+            for hand in hands
+        ],
+        "changes": [
+            {
+                "hand_number": change.hand_number,
+                "action": change.action,
+                "before": _named(change.before, names),
+                "after": _named(change.after, names),
+                "by": _username(change.by),
+                "at": isoformat(change.at),
+            }
+            for change in changes
+        ],
+        "disputes": [
+            {
+                "hand_number": dispute.hand_number,
+                "hand": numbers.get(dispute.hand_id),
+                "request": dispute.request,
+                "verdict": dispute.verdict,
+                "created_by": _username(dispute.created_by),
+                "created": isoformat(dispute.created),
+            }
+            for dispute in disputes
+        ],
+    }
+
+
+def _named(snapshot: dict | None, names: list[str]) -> dict | None:
+    """A hand's fields as the file writes them, in the hands and in their history: its
+    declarer and friends by name instead of seat."""
+    if snapshot is None:
+        return None
+    named = dict(snapshot)
+    if "declarer" in named:
+        named["declarer"] = names[named["declarer"]]
+    if "friends" in named:
+        named["friends"] = [names[seat] for seat in named["friends"]]
+    return named
 
 
 def _by_game(rows: Iterable) -> defaultdict[int, list]:
@@ -196,32 +277,43 @@ def dumps(group: Group) -> str:
 
 
 def hands_csv(group: Group) -> Iterator[list]:
-    """One row per hand, after a header of CSV_COLUMNS: what the table entered, and what
-    `scoring` makes of it (the opponents' total, the hand's winning side, the levels after)."""
+    """One row per hand, after a header of CSV_COLUMNS: the table (its players in play order in
+    ``seat_1`` on), what the table entered, and what `scoring` makes of it: the sides by name,
+    the opponents' total, the winning side, and every seat's level after the hand."""
     yield list(CSV_COLUMNS)
     hands = _by_game(Hand.objects.filter(game__group=group).order_by("game_id", "number"))
-    games = group.games.select_related(*SEATS).order_by("pk")
+    games = group.games.prefetch_related("seats__player").order_by("pk")
     for game in games:
         scored = game.scored(hands[game.pk])
-        date = timezone.localtime(game.created).date().isoformat()
-        names = [getattr(game, seat).name for seat in SEATS]
-        rules = game.rules.name
+        table = scored.table
+        empty = [""] * (MAX_PLAYERS - table.size)
+        start = [
+            game.pk,
+            timezone.localtime(game.created).date().isoformat(),
+            game.rules.name,
+            game.teams,
+            game.decks,
+            *table.players,
+            *empty,
+        ]
         for hand, played in zip(hands[game.pk], scored.hands, strict=True):
-            after = played.after.levels
             yield [
-                game.pk,
-                date,
-                *names,
-                rules,
+                *start,
                 hand.number,
-                hand.declarer,
-                str(game.player_at(Seat(hand.declarer))),
+                table.players[hand.declarer],
+                _listed(table, hand.friends),
                 *(getattr(hand, name) for name in ENTERED_FIELDS),
+                _listed(table, played.declarers),
+                _listed(table, played.opponents),
                 played.settlement.opponent_total,
-                played.settlement.winner.value,
-                after.north_south.symbol,
-                after.east_west.symbol,
+                played.winner.value,
+                *(level.symbol for level in played.after.levels),
+                *empty,
             ]
+
+
+def _listed(table: Table, seats: Iterable[int]) -> str:
+    return ", ".join(table.players[seat] for seat in seats)
 
 
 def csv_text(group: Group) -> str:
@@ -244,11 +336,11 @@ def _username(user) -> str | None:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game of an export, checked: its own fields, its seats by player position, its hands'
-    and changes' fields (accounts as usernames)."""
+    """One game of an export, checked: its own fields, its seats as (player's name, level) in
+    play order, its hands' and changes' fields (seats as numbers, accounts as usernames)."""
 
     fields: dict
-    seats: dict[str, int]
+    seats: tuple[tuple[str, str], ...]
     created_by: str | None
     hands: tuple[dict, ...]
     changes: tuple[dict, ...]
@@ -337,10 +429,11 @@ def load(text: str | bytes) -> GroupExport:
 
 
 def read(data: object) -> GroupExport:
-    """Check an export document (as :func:`export_group` makes it) from top to bottom.
+    """Check an export document (as :func:`export_group` makes it, or version 1) from top to
+    bottom.
 
     ExchangeError names the first problem and where it is: a missing key, a wrong type, a
-    player seated twice, rules or a hand that `scoring` refuses (with `scoring`'s reason).
+    player seated twice, a table, rules or a hand that `scoring` refuses (with its reason).
     """
     top = _object(data, "the file")
     if top.get("format") != FORMAT:
@@ -350,10 +443,11 @@ def read(data: object) -> GroupExport:
         )
     if "version" not in top:
         raise ExchangeError("the file has no 'version': it is not a group export")
-    if top["version"] != VERSION:
+    version = top["version"]
+    if _not_int(version) or version not in (OLD_VERSION, VERSION):
         raise ExchangeError(
-            f"the file is version {_show(top['version'])} of the export format; "
-            f"this server reads version {VERSION}"
+            f"the file is version {_show(version)} of the export format; "
+            f"this server reads versions {OLD_VERSION} and {VERSION}"
         )
     _keys(top, "the file", TOP_KEYS)
     group = _object(top["group"], "group")
@@ -377,17 +471,22 @@ def read(data: object) -> GroupExport:
                 f"player {number}: the account {player['user']!r} is another player already"
             )
         accounts.add(player["user"])
+    roster = tuple(player["name"] for player in players)
+    games = []
+    for number, raw in _items(top, "games", "the file"):
+        where = f"game {number}"
+        if version == OLD_VERSION:
+            raw = _from_version_1(where, raw, roster)
+        games.append(_game(where, raw, roster))
     return GroupExport(
         name=_text(group, "name", "group", longest=Group._meta.get_field("name").max_length),
         created=_datetime(group, "created", "group"),
         members=members,
         players=players,
         tables=tuple(
-            _table(number, raw) for number, raw in _items(top, "scoring_tables", "the file")
+            _scoring_table(number, raw) for number, raw in _items(top, "scoring_tables", "the file")
         ),
-        games=tuple(
-            _game(number, raw, len(players)) for number, raw in _items(top, "games", "the file")
-        ),
+        games=tuple(games),
     )
 
 
@@ -400,7 +499,7 @@ def _player(number: int, raw: object) -> dict:
     return {"name": name, "user": _optional_text(raw, "user", where)}
 
 
-def _table(number: int, raw: object) -> dict:
+def _scoring_table(number: int, raw: object) -> dict:
     where = f"scoring table {number}"
     _keys(_object(raw, where), where, ("rules", "updated"))
     return {"rules_json": _rules(raw, where), "updated": _datetime(raw, "updated", where)}
@@ -416,45 +515,48 @@ def _rules(raw: dict, where: str) -> dict:
     return rules
 
 
-def _game(number: int, raw: object, players: int) -> GameRecord:
-    where = f"game {number}"
+def _game(where: str, raw: object, roster: tuple[str, ...]) -> GameRecord:
+    """A game checked as `scoring` plays it: its table, its setup, then its hands in turn."""
     _keys(_object(raw, where), where, GAME_KEYS)
     rules_json = _rules(raw, where)
-    seats_raw = _object(raw["seats"], f"{where}: seats")
-    _keys(seats_raw, f"{where}: seats", SEATS)
-    seats = {}
-    for seat in SEATS:
-        player = seats_raw[seat]
-        if _not_int(player) or not 0 <= player < players:
-            raise ExchangeError(
-                f"{where}: seats: {seat} must be a player's position from 0 to {players - 1}, "
-                f"got {_show(player)}"
-            )
-        if player in seats.values():
-            raise ExchangeError(f"{where}: seats: player {player + 1} is seated twice")
-        seats[seat] = player
-    levels = [_level(raw, key, where) for key in ("north_south_level", "east_west_level")]
-    starter = raw["first_starter"]
-    if starter not in ("", *(seat.value for seat in Seat)):
-        raise ExchangeError(
-            f"{where}: first_starter must be N, E, S, W or empty, got {_show(starter)}"
+    seats = tuple(
+        _seat_entry(f"{where}, seat {n}", seat, roster) for n, seat in _items(raw, "seats", where)
+    )
+    _choice(raw, "teams", where, [teams.value for teams in Teams])
+    if raw["called"] is not None and _not_int(raw["called"]):
+        raise ExchangeError(f"{where}: called must be null or 1 or 2, got {_show(raw['called'])}")
+    try:
+        table = Table(
+            players=tuple(name for name, _ in seats),
+            decks=raw["decks"],
+            teams=Teams(raw["teams"]),
+            trumps=TrumpRule.from_json(raw["trumps"]),
+            called=raw["called"],
         )
-    hands = tuple(_hand(f"{where}, hand {n}", hand) for n, hand in _items(raw, "hands", where))
-    setup = GameSetup(
-        rules=rules_from_json(rules_json),
-        levels=TeamLevels(*levels),
-        first_starter=Seat(starter) if starter else None,
+    except TableError as error:
+        raise ExchangeError(f"{where}: {error}") from None
+    first = None if raw["first_declarer"] is None else _seat(raw, "first_declarer", where, table)
+    hands = tuple(
+        _hand(f"{where}, hand {n}", hand, table) for n, hand in _items(raw, "hands", where)
     )
     try:
+        setup = GameSetup(
+            rules=rules_from_json(rules_json),
+            table=table,
+            levels=tuple(Rank.parse(level) for _, level in seats),
+            first_declarer=first,
+        )
         replay(setup, (result for _, result in hands))
-    except ScoringError as error:
+    except GameError as error:
         raise ExchangeError(f"{where}: {error}") from None
     return GameRecord(
         fields={
             "rules_json": rules_json,
-            "north_south_level": levels[0].symbol,
-            "east_west_level": levels[1].symbol,
-            "first_starter": starter,
+            "decks": table.decks,
+            "teams": table.teams.value,
+            "trumps": table.trumps.to_json(),
+            "called": table.called,
+            "first_declarer": first,
             "created": _datetime(raw, "created", where),
         },
         seats=seats,
@@ -462,12 +564,39 @@ def _game(number: int, raw: object, players: int) -> GameRecord:
         hands=tuple(
             {**fields, "number": number} for number, (fields, _) in enumerate(hands, start=1)
         ),
-        changes=tuple(_change(f"{where}, change {n}", c) for n, c in _items(raw, "changes", where)),
+        changes=tuple(
+            _change(f"{where}, change {n}", change, table)
+            for n, change in _items(raw, "changes", where)
+        ),
         disputes=tuple(
             _dispute(f"{where}, dispute {n}", d, len(hands))
             for n, d in _items(raw, "disputes", where)
         ),
     )
+
+
+def _seat_entry(where: str, raw: object, roster: tuple[str, ...]) -> tuple[str, str]:
+    """A seat as (player's name, starting level)."""
+    _keys(_object(raw, where), where, ("player", "level"))
+    name = raw["player"]
+    if not isinstance(name, str) or name not in roster:
+        raise ExchangeError(f"{where}: player must be a name on the roster, got {_show(name)}")
+    return name, _level(raw, "level", where).symbol
+
+
+def _seat(data: dict, key: str, where: str, table: Table) -> int:
+    """The seat of the player ``data[key]`` names."""
+    name = data[key]
+    if not isinstance(name, str) or name not in table.players:
+        raise ExchangeError(
+            f"{where}: {key} must be one of the players at the table "
+            f"({', '.join(table.players)}), got {_show(name)}"
+        )
+    return table.players.index(name)
+
+
+def _seats(data: dict, key: str, where: str, table: Table) -> list[int]:
+    return [_seat({key: name}, key, where, table) for _, name in _items(data, key, where)]
 
 
 def _level(raw: dict, key: str, where: str) -> Rank:
@@ -481,7 +610,7 @@ def _level(raw: dict, key: str, where: str) -> Rank:
     return rank
 
 
-def _hand(where: str, raw: object) -> tuple[dict, HandResult]:
+def _hand(where: str, raw: object, table: Table) -> tuple[dict, HandResult]:
     """The hand's model fields, and its result for `scoring` to replay."""
     _keys(_object(raw, where), where, (*HAND_FIELDS, "created", "updated"))
     for name, allowed in HAND_CHOICES.items():
@@ -497,22 +626,25 @@ def _hand(where: str, raw: object) -> tuple[dict, HandResult]:
         if _not_int(raw[name]):
             raise ExchangeError(f"{where}: {name} must be a whole number, got {_show(raw[name])}")
     fields = {name: raw[name] for name in HAND_FIELDS}
+    fields["declarer"] = _seat(raw, "declarer", where, table)
+    fields["friends"] = _seats(raw, "friends", where, table)
     if fields["kitty_cards"]:
-        fields["kitty_cards"] = _kitty(where, fields["kitty_cards"], fields["kitty_points"])
+        fields["kitty_cards"] = _kitty(where, fields["kitty_cards"], fields["kitty_points"], table)
     fields["created"] = _datetime(raw, "created", where)
     fields["updated"] = _datetime(raw, "updated", where)
     return fields, Hand(**fields).result
 
 
-def _kitty(where: str, text: str, points: int) -> str:
+def _kitty(where: str, text: str, points: int, table: Table) -> str:
     try:
         cards = tuple(Card.parse(card) for card in text.split())
-        check_copies(cards, decks=2)
+        check_copies(cards, decks=table.decks)
     except CardError as error:
         raise ExchangeError(f"{where}: kitty_cards: {error}") from None
-    if len(cards) != KITTY_CARDS:
+    if len(cards) != table.kitty_cards:
         raise ExchangeError(
-            f"{where}: kitty_cards holds {len(cards)} cards, but a kitty holds {KITTY_CARDS}"
+            f"{where}: kitty_cards holds {len(cards)} cards, but this table's kitty holds "
+            f"{table.kitty_cards}"
         )
     if card_points(cards) != points:
         raise ExchangeError(
@@ -522,22 +654,135 @@ def _kitty(where: str, text: str, points: int) -> str:
     return " ".join(str(card) for card in cards)
 
 
-def _change(where: str, raw: object) -> dict:
+def _change(where: str, raw: object, table: Table) -> dict:
     _keys(_object(raw, where), where, CHANGE_KEYS)
     number = raw["hand_number"]
     if _not_int(number) or not 1 <= number <= MAX_SMALL_INT:
         raise ExchangeError(f"{where}: hand_number must be a hand's number, got {_show(number)}")
     _choice(raw, "action", where, HandChange.Action.values)
-    for name in ("before", "after"):
-        _snapshot(f"{where}: {name}", raw[name])
     return {
         "hand_number": number,
         "action": raw["action"],
-        "before": raw["before"],
-        "after": raw["after"],
+        "before": _snapshot(f"{where}: before", raw["before"], table),
+        "after": _snapshot(f"{where}: after", raw["after"], table),
         "by": _optional_text(raw, "by", where),
         "at": _datetime(raw, "at", where),
     }
+
+
+def _snapshot(where: str, value: object, table: Table) -> dict | None:
+    """A hand as the history kept it: null, or an object of plain values whose declarer and
+    friends (where it has them) are players at the table; read with their seats' numbers."""
+    if value is None:
+        return None
+    snapshot = dict(_object(value, where))
+    for key, item in value.items():
+        if key == "declarer":
+            snapshot[key] = _seat(value, key, where, table)
+        elif key == "friends":
+            snapshot[key] = _seats(value, key, where, table)
+        elif not (item is None or isinstance(item, int | str)) or isinstance(item, bool):
+            raise ExchangeError(f"{where}: {key} must be a number or text, got {_show(item)}")
+    _plain(where, value)
+    return snapshot
+
+
+# Version 1.
+
+
+def _from_version_1(where: str, raw: object, roster: tuple[str, ...]) -> dict:
+    """A version 1 game in today's form, exactly as migration 0005 converts the database.
+
+    North, West, South and East become seats 0 to 3 (the play order; partners 0+2 against
+    1+3) with their team's level; a first starter is kept only where the rules rotate the
+    start (elsewhere it never bound anyone); a hand's bid that contradicts its trump (jokers
+    with a suit, level cards without one) becomes "nobody bid", since the trump is what the
+    hand was played with; declarers, in the hands and in their history, become players. As
+    migration 0006 does, open-ladder rules get their jokers-only no-trump hands and every
+    precedent is judged again by today's judge.
+    """
+    _keys(_object(raw, where), where, OLD_GAME_KEYS)
+    compass = _object(raw["seats"], f"{where}: seats")
+    _keys(compass, f"{where}: seats", OLD_SEATS)
+    names = {}
+    for seat, letter in zip(OLD_SEATS, COMPASS, strict=True):
+        position = compass[seat]
+        if _not_int(position) or not 0 <= position < len(roster):
+            raise ExchangeError(
+                f"{where}: seats: {seat} must be a player's position from 0 to "
+                f"{len(roster) - 1}, got {_show(position)}"
+            )
+        names[letter] = roster[position]
+    levels = {
+        "N": _level(raw, "north_south_level", where).symbol,
+        "E": _level(raw, "east_west_level", where).symbol,
+    }
+    levels["S"], levels["W"] = levels["N"], levels["E"]
+    starter = _choice(raw, "first_starter", where, ("", *COMPASS))
+    rotates = rules_from_json(_rules(raw, where)).starter is Starter.ROTATE
+    return {
+        "created": raw["created"],
+        "created_by": raw["created_by"],
+        "rules": _open_ladder(raw["rules"]),
+        "seats": [{"player": names[seat], "level": levels[seat]} for seat in PLAY_ORDER],
+        "decks": 2,
+        "teams": Teams.PARTNERS.value,
+        "trumps": TrumpRule().to_json(),
+        "called": None,
+        "first_declarer": names[starter] if starter and rotates else None,
+        "hands": [
+            _hand_from_version_1(f"{where}, hand {n}", hand, names)
+            for n, hand in _items(raw, "hands", where)
+        ],
+        "changes": [
+            _change_from_version_1(f"{where}, change {n}", change, names)
+            for n, change in _items(raw, "changes", where)
+        ],
+        "disputes": (
+            [_dispute_from_version_1(dispute) for dispute in raw["disputes"]]
+            if isinstance(raw["disputes"], list)
+            else raw["disputes"]  # today's check names the problem
+        ),
+    }
+
+
+def _open_ladder(rules: object) -> object:
+    if isinstance(rules, dict) and rules.get("name") == "open-ladder":
+        return {**rules, "no_trump_level_cards": rules.get("no_trump_level_cards", False)}
+    return rules
+
+
+def _dispute_from_version_1(raw: object) -> object:
+    if not (isinstance(raw, dict) and isinstance(raw.get("request"), dict)):
+        return raw  # today's check names the problem
+    request = {**raw["request"], "rules": _open_ladder(raw["request"].get("rules"))}
+    try:
+        return {**raw, "request": request, "verdict": judge_request(request)}
+    except (ScoringError, RecursionError):
+        return raw
+
+
+def _hand_from_version_1(where: str, raw: object, names: dict[str, str]) -> dict:
+    _keys(_object(raw, where), where, OLD_HAND_KEYS)
+    declarer = _choice(raw, "declarer", where, COMPASS)
+    hand = {**raw, "declarer": names[declarer], "friends": []}
+    bid, trump = raw["bid"], raw["trump"]
+    if (bid in JOKER_BIDS and trump) or (bid in SUIT_BIDS and not trump):
+        hand["bid"] = Hand.Bid.NONE.value
+    return hand
+
+
+def _change_from_version_1(where: str, raw: object, names: dict[str, str]) -> object:
+    if not isinstance(raw, dict):
+        return raw  # today's check names the problem
+    change = dict(raw)
+    for key in ("before", "after"):
+        snapshot = raw.get(key)
+        if isinstance(snapshot, dict) and isinstance(snapshot.get("declarer"), str):
+            seat = _choice(snapshot, "declarer", f"{where}: {key}", COMPASS)
+            change[key] = {**snapshot, "declarer": names[seat]}
+            change[key].setdefault("friends", [])
+    return change
 
 
 def _dispute(where: str, raw: object, hands: int) -> dict:
@@ -581,17 +826,6 @@ def _plain(where: str, value: object) -> None:
             stack.extend(item)
         elif isinstance(item, str) and "\x00" in item:
             raise ExchangeError(f"{where} holds a NUL character")
-
-
-def _snapshot(where: str, value: object) -> None:
-    """A hand as the history kept it: null, or an object of plain values."""
-    if value is None:
-        return
-    _object(value, where)
-    for key, item in value.items():
-        if not (item is None or isinstance(item, int | str)) or isinstance(item, bool):
-            raise ExchangeError(f"{where}: {key} must be a number or text, got {_show(item)}")
-    _plain(where, value)
 
 
 # The checks' small words: each raises ExchangeError naming where the problem is.
@@ -743,13 +977,21 @@ def _write(export: GroupExport, name: str, members: list, found: dict) -> Group:
             Game(
                 group=group,
                 **record.fields,
-                **{seat: players[number] for seat, number in record.seats.items()},
                 created_by=found.get(record.created_by),
                 version=len(record.changes),
             )
             for record in export.games
         ],
         times=["created"],
+    )
+    by_name = {player.name: player for player in players}
+    _create(
+        Seat,
+        [
+            Seat(game=game, position=position, player=by_name[name], level=level)
+            for game, record in zip(games, export.games, strict=True)
+            for position, (name, level) in enumerate(record.seats)
+        ],
     )
     hands = _create(
         Hand,

@@ -41,7 +41,7 @@ class Ladder:
         return leaderboard(self.ratings)
 
     @functools.cached_property
-    def opponent_totals(self) -> list[tuple[Rules, Counter]]:
+    def opponent_totals(self) -> list[tuple[Rules, int, Counter]]:
         return opponent_totals(self.records)
 
     @functools.cached_property

@@ -3,6 +3,7 @@ it means; no game rule is computed here."""
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from collections import OrderedDict
@@ -15,8 +16,9 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from companion.ladder import Ladder
 from scoring.game import Game as ScoredGame
-from scoring.game import GameSetup, HandResult, Seat, TeamLevels, replay
+from scoring.game import GameSetup, HandResult, replay
 from scoring.stats import GameRecord, partial_replay
+from scoring.table import BY_BID, MAX_PLAYERS, Table, Teams, TrumpRule
 
 
 def new_token() -> str:
@@ -94,22 +96,33 @@ class ScoringTable(models.Model):
         return scoring.get_rules(self.rules_json)
 
 
+def trumps_by_bid() -> str:
+    return BY_BID.to_json()
+
+
 class Game(models.Model):
-    """One game at the table: four seats, the exact rules it is played under, its hands.
+    """One game at the table: its seats in play order, the exact rules and table it is played
+    under, its hands.
 
     ``version`` goes up with every change, so that watching phones can ask "anything new?"
     cheaply and two people saving at once cannot both win.
     """
 
+    class TeamsChoice(models.TextChoices):
+        PARTNERS = Teams.PARTNERS.value, _("Partners")
+        PAIRS = Teams.PAIRS.value, _("Pairs")
+        FIND_A_FRIEND = Teams.FIND_A_FRIEND.value, _("Find a friend")
+
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="games")
     rules_json = models.JSONField()
-    north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    north_south_level = models.CharField(max_length=1, default="2")
-    east_west_level = models.CharField(max_length=1, default="2")
-    first_starter = models.CharField(max_length=1, blank=True)
+    decks = models.PositiveSmallIntegerField(default=2)
+    teams = models.CharField(
+        max_length=16, choices=TeamsChoice.choices, default=TeamsChoice.PARTNERS
+    )
+    # "bid", "no-trump", or a list of suits in rotation: scoring.TrumpRule's JSON form.
+    trumps = models.JSONField(default=trumps_by_bid)
+    called = models.PositiveSmallIntegerField(null=True, blank=True)
+    first_declarer = models.PositiveSmallIntegerField(null=True, blank=True)
     share_token = models.CharField(max_length=32, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
@@ -119,9 +132,23 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(decks__gte=2, decks__lte=4), name="two_to_four_decks"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(called__isnull=True) | models.Q(called__gte=1, called__lte=2),
+                name="one_or_two_cards_called",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(first_declarer__isnull=True)
+                | models.Q(first_declarer__lt=MAX_PLAYERS),
+                name="first_declarer_at_the_table",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.rules.name}: {self.north}–{self.south} v {self.east}–{self.west}"
+        return f"{self.rules.name}: {', '.join(map(str, self.players))}"
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.group_id, self.pk])
@@ -130,24 +157,79 @@ class Game(models.Model):
     def rules(self) -> scoring.Rules:
         return scoring.get_rules(self.rules_json)
 
+    @functools.cached_property
+    def seated(self) -> list[Seat]:
+        """The seats in play order with their players (prefetched seats are used as they are)."""
+        return sorted(self.seats.all(), key=lambda seat: seat.position)
+
+    @property
+    def players(self) -> list[Player]:
+        return [seat.player for seat in self.seated]
+
+    @property
+    def table(self) -> Table:
+        return Table(
+            players=tuple(player.name for player in self.players),
+            decks=self.decks,
+            teams=Teams(self.teams),
+            trumps=TrumpRule.from_json(self.trumps),
+            called=self.called,
+        )
+
     @property
     def setup(self) -> GameSetup:
         return GameSetup(
             rules=self.rules,
-            levels=TeamLevels(
-                scoring.Rank.parse(self.north_south_level),
-                scoring.Rank.parse(self.east_west_level),
-            ),
-            first_starter=Seat(self.first_starter) if self.first_starter else None,
+            table=self.table,
+            levels=tuple(scoring.Rank.parse(seat.level) for seat in self.seated),
+            first_declarer=self.first_declarer,
         )
 
-    def player_at(self, seat: Seat) -> Player:
-        return {
-            Seat.NORTH: self.north,
-            Seat.EAST: self.east,
-            Seat.SOUTH: self.south,
-            Seat.WEST: self.west,
-        }[seat]
+    @classmethod
+    def start(
+        cls,
+        group: Group,
+        players: list[Player],
+        rules: scoring.Rules,
+        *,
+        decks: int | None = None,
+        teams: Teams = Teams.PARTNERS,
+        trumps: TrumpRule = BY_BID,
+        called: int | None = None,
+        levels: list[scoring.Rank] | None = None,
+        first_declarer: int | None = None,
+        by=None,
+    ) -> Game:
+        """A new game of ``players`` in play order, checked by `scoring` (GameError or
+        TableError name the field at fault). ``decks`` defaults to one for every two players;
+        ``levels``, every player's starting level, to 2."""
+        table = Table(
+            players=tuple(player.name for player in players),
+            decks=decks or scoring.default_decks(len(players)),
+            teams=teams,
+            trumps=trumps,
+            called=called,
+        )
+        setup = GameSetup(rules, table, tuple(levels or ()), first_declarer)
+        with transaction.atomic():
+            game = cls.objects.create(
+                group=group,
+                rules_json=rules.to_json(),
+                decks=table.decks,
+                teams=table.teams.value,
+                trumps=table.trumps.to_json(),
+                called=table.called,
+                first_declarer=first_declarer,
+                created_by=by if by and by.is_authenticated else None,
+            )
+            Seat.objects.bulk_create(
+                Seat(game=game, position=position, player=player, level=level.symbol)
+                for position, (player, level) in enumerate(zip(players, setup.levels, strict=True))
+            )
+        return game
+
+    def player_at(self, seat: int) -> Player:
+        return self.seated[seat].player
 
     def scored(self, hands: list[Hand] | None = None) -> ScoredGame:
         """The game as `scoring` folds it from its hands (``hands`` if already fetched)."""
@@ -260,6 +342,29 @@ class Game(models.Model):
         self.refresh_from_db(fields=["version"])
 
 
+class Seat(models.Model):
+    """A player's place at a game's table: ``position`` in play order from 0, and the level
+    they start at (team-mates share theirs)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    level = models.CharField(max_length=1, default="2")
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player"),
+            models.CheckConstraint(
+                condition=models.Q(position__lt=MAX_PLAYERS), name="at_most_eight_seats"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in seat {self.position + 1}"
+
+
 class StaleGame(Exception):
     """Someone else changed the game since this page was loaded."""
 
@@ -272,16 +377,19 @@ class Hand(models.Model):
     """A hand as the table entered it. Everything it causes is recomputed by `scoring`."""
 
     class Bid(models.TextChoices):
-        ONE = "one", _("One level card")
-        PAIR = "pair", _("A pair of level cards")
-        SMALL_JOKERS = "small-jokers", _("Small jokers")
-        BIG_JOKERS = "big-jokers", _("Big jokers")
-        NONE = "none", _("Nobody bid")
+        ONE = scoring.Bid.ONE.value, _("One level card")
+        PAIR = scoring.Bid.PAIR.value, _("A pair of level cards")
+        SMALL_JOKERS = scoring.Bid.SMALL_JOKERS.value, _("Small jokers")
+        BIG_JOKERS = scoring.Bid.BIG_JOKERS.value, _("Big jokers")
+        NONE = scoring.Bid.NONE.value, _("Nobody bid")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()
-    declarer = models.CharField(max_length=1, choices=[(s.value, s.name.title()) for s in Seat])
-    bid = models.CharField(max_length=12, choices=Bid.choices, default=Bid.ONE)
+    declarer = models.PositiveSmallIntegerField()
+    # The seats that played a called card (find-a-friend), in play order.
+    friends = models.JSONField(default=list, blank=True)
+    # Blank where the game fixes the trump and nobody bids.
+    bid = models.CharField(max_length=12, choices=Bid.choices, blank=True, default=Bid.ONE)
     trump = models.CharField(max_length=2, blank=True, help_text="S H D C, or blank: no trump")
     kitty_cards = models.CharField(max_length=40, blank=True)
     kitty_points = models.PositiveSmallIntegerField()
@@ -305,6 +413,9 @@ class Hand(models.Model):
                 condition=~models.Q(request_key=""),
                 name="one_hand_per_request",
             ),
+            models.CheckConstraint(
+                condition=models.Q(declarer__lt=MAX_PLAYERS), name="declarer_at_the_table"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -313,6 +424,7 @@ class Hand(models.Model):
     SNAPSHOT_FIELDS = (
         "number",
         "declarer",
+        "friends",
         "bid",
         "trump",
         "kitty_cards",
@@ -332,7 +444,10 @@ class Hand(models.Model):
     @property
     def result(self) -> HandResult:
         return HandResult(
-            declarer=Seat(self.declarer),
+            declarer=self.declarer,
+            friends=tuple(self.friends),
+            trump=scoring.Suit(self.trump) if self.trump else None,
+            bid=scoring.Bid(self.bid) if self.bid else None,
             opponent_points=self.opponent_points,
             kitty_points=self.kitty_points,
             last_trick=scoring.LastTrick(
@@ -375,10 +490,10 @@ class Dispute(models.Model):
     """A trick the table argued about and `scoring`'s verdict on it: the group's precedents.
 
     ``request`` is the trick as a ``python -m scoring judge`` request (rules, level, trump,
-    decks, hands, plays) and ``verdict`` the judge's answer, both as ENGINE-JSON.md writes them,
-    so a precedent can be judged again from the command line. ``hand_number`` is the hand it was
-    saved to; ``hand`` links it once that hand is recorded (a dispute during the hand being
-    played waits for it), and follows the hand when earlier hands are deleted.
+    decks, hands, plays) and ``verdict`` the judge's answer, both as docs/engine-json.md writes
+    them, so a precedent can be judged again from the command line. ``hand_number`` is the hand
+    it was saved to; ``hand`` links it once that hand is recorded (a dispute during the hand
+    being played waits for it), and follows the hand when earlier hands are deleted.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
@@ -401,8 +516,8 @@ class Dispute(models.Model):
 
     @property
     def complete(self) -> bool:
-        """Whether everyone at the table (two players per deck) had played to the trick."""
-        return len(self.request["plays"]) >= 2 * self.request.get("decks", 2)
+        """Whether everyone at the game's table had played to the trick."""
+        return len(self.request["plays"]) >= len(self.game.seated)
 
 
 class GameSummary(models.Model):
@@ -419,7 +534,8 @@ class GameSummary(models.Model):
     )
     version = models.PositiveIntegerField()
     hands = models.JSONField(default=list)
-    winner = models.CharField(max_length=2, blank=True)
+    # The winners' seats as digits ("02"); blank while the game goes on.
+    winners = models.CharField(max_length=MAX_PLAYERS, blank=True)
 
     def __str__(self) -> str:
         return f"summary of game {self.game_id} at version {self.version}"
@@ -440,7 +556,11 @@ class GameSummary(models.Model):
             if kept is not None and kept[0] == signature:
                 _LADDERS.move_to_end(group.pk)
                 return kept[1]
-        games = list(group.games.select_related("summary").order_by("created", "pk"))
+        games = list(
+            group.games.select_related("summary")
+            .prefetch_related("seats__player")
+            .order_by("created", "pk")
+        )
         ladder = Ladder(cls.records(games))
         with _LADDERS_LOCK:
             _LADDERS[group.pk] = (signature, ladder)
@@ -461,27 +581,28 @@ class GameSummary(models.Model):
             summaries = []
             for game in stale:
                 results = (hand.result for hand in hands[game.pk])
-                record = GameRecord.of(game.pk, partial_replay(game.setup, results).game, {})
+                scored = partial_replay(game.setup, results).game
+                record = GameRecord.of(game.pk, scored, game.players)
                 game.summary = cls(
                     game=game,
                     version=game.version,
                     hands=record.hands_json(),
-                    winner=record.winner.value if record.winner else "",
+                    winners=GameRecord.winners_json(record.winners),
                 )
                 summaries.append(game.summary)
             cls.objects.bulk_create(
                 summaries,
                 update_conflicts=True,
                 unique_fields=["game"],
-                update_fields=["version", "hands", "winner"],
+                update_fields=["version", "hands", "winners"],
             )
         return [
             GameRecord.with_hands_json(
                 game.pk,
                 game.setup,
-                {seat: getattr(game, f"{seat.name.lower()}_id") for seat in Seat},
+                [seat.player_id for seat in game.seated],
                 game.summary.hands,
-                game.summary.winner,
+                game.summary.winners,
                 played=game.created,
             )
             for game in games
@@ -502,6 +623,9 @@ HAND_RESULT_FIELDS = (
     "game_id",
     "number",
     "declarer",
+    "friends",
+    "bid",
+    "trump",
     "opponent_points",
     "kitty_points",
     "last_trick_winner",

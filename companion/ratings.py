@@ -3,17 +3,19 @@
 A rating is not a rule of Tractor, so it lives here rather than in `scoring`, which stays free of
 any dependency beyond the standard library; like `scoring`, this module imports no Django.
 
-Every finished game is one match of two teams of two, the winners ranked first, under
-OpenSkill's Plackett-Luce model with its defaults (a new player has mu 25 and sigma 25/3). The
+Every finished game is one match under OpenSkill's Plackett-Luce model with its defaults (a new
+player has mu 25 and sigma 25/3): its fixed teams, the winners ranked first and the other teams
+tied behind; in find-a-friend, the winners against everyone else, however many on each side
+(1 against 4 when a declarer who found no friend wins the game). The
 number shown is the ordinal, mu - 3 sigma: 0 for a newcomer, rising as the games make the
 model both surer and more impressed. Ratings are always replayed from the first game, so an
 edit to an old game or hand changes every rating after it.
 
->>> from scoring.game import Team, TeamLevels, Seat
+>>> from scoring.cards import Rank
 >>> from scoring.rules import get_rules
 >>> from scoring.stats import GameRecord
->>> won = GameRecord(1, get_rules("standard"), dict(zip(Seat, "MJLH")), TeamLevels(), (),
-...                  Team.NORTH_SOUTH)
+>>> won = GameRecord(1, get_rules("standard"), tuple("MJLH"), ((0, 2), (1, 3)),
+...                  (Rank.TWO,) * 4, (), (0, 2))
 >>> ratings = replay_ratings([won])
 >>> ratings["M"][-1].ordinal > 0 > ratings["J"][-1].ordinal
 True
@@ -27,7 +29,6 @@ from datetime import datetime
 
 from openskill.models import PlackettLuce
 
-from scoring.game import Team
 from scoring.stats import GameRecord
 
 MODEL = PlackettLuce()
@@ -59,18 +60,23 @@ def replay_ratings(records: Iterable[GameRecord]) -> dict[Hashable, list[RatingP
     for record in records:
         if not record.finished:
             continue
-        teams = [list(record.players(team)) for team in Team]
-        rated = MODEL.rate(
-            [[ratings.get(player) or MODEL.rating() for player in team] for team in teams],
-            ranks=[0 if team is record.winner else 1 for team in Team],
+        teams = record.teams or (
+            record.winners,
+            tuple(seat for seat in range(len(record.seats)) if seat not in record.winners),
         )
-        for team, players, new in zip(Team, teams, rated, strict=True):
-            for player, rating in zip(players, new, strict=True):
+        won = [record.won(team[0]) for team in teams]
+        rated = MODEL.rate(
+            [
+                [ratings.get(player) or MODEL.rating() for player in record.players(team)]
+                for team in teams
+            ],
+            ranks=[0 if winner else 1 for winner in won],
+        )
+        for team, winner, new in zip(teams, won, rated, strict=True):
+            for player, rating in zip(record.players(team), new, strict=True):
                 ratings[player] = rating
                 history.setdefault(player, []).append(
-                    RatingPoint(
-                        record.key, record.played, rating.mu, rating.sigma, team is record.winner
-                    )
+                    RatingPoint(record.key, record.played, rating.mu, rating.sigma, winner)
                 )
     return history
 

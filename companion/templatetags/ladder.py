@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django import template
+from django.utils.text import get_text_list
 
 from companion import charts
+from companion.templatetags.tractor import joined
 from scoring.game import Game
 
 register = template.Library()
@@ -12,14 +16,32 @@ register = template.Library()
 
 @register.inclusion_tag("companion/includes/level_race.html")
 def level_race(game: Game) -> dict:
-    """A game's level race, hand by hand, as an inline SVG."""
+    """A game's level race, hand by hand, as an inline SVG: a line for each fixed team, or for
+    each player in find-a-friend, named in the legend."""
+    table = game.table
+    chart = charts.level_race(
+        [game.setup.levels, *(hand.after.levels for hand in game.hands)],
+        table.fixed or [(seat,) for seat in table.seats],
+        [hand.result.declarer for hand in game.hands],
+    )
     return {
-        "chart": charts.level_race(
-            [game.setup.levels, *(hand.after.levels for hand in game.hands)],
-            [hand.declarers for hand in game.hands],
-        ),
-        "winner": game.state.winner,
+        "chart": chart,
+        "legend": [
+            (line, together(table.players[seat] for seat in line.seats)) for line in chart.lines
+        ],
     }
+
+
+@register.filter
+def together(players: Iterable[object]) -> str:
+    """A side's players as one short name: ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``."""
+    return get_text_list([str(player) for player in players], "&")
+
+
+@register.filter
+def listed(players: Iterable[object]) -> str:
+    """Players as a sentence names them: ``Mei and Lin``."""
+    return joined(list(players))
 
 
 @register.filter

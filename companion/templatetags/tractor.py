@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from django import template
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import Rank, Suit
-from scoring.game import Team
+from scoring.game import Game
+from scoring.rules import Side
 from scoring.settle import Settlement, explain
+from scoring.table import Teams
 
 register = template.Library()
-
-TEAM_NAMES = {Team.NORTH_SOUTH: _("North–South"), Team.EAST_WEST: _("East–West")}
 
 
 @register.filter
@@ -28,14 +30,77 @@ def explained(settlement: Settlement) -> str:
     return explain(settlement, gettext)
 
 
-@register.filter
-def team_name(team: Team) -> str:
-    return TEAM_NAMES[team]
+def joined(names: Sequence[object]) -> str:
+    """Names as a sentence lists them: ``Mei``, ``Mei and Lin``, ``Mei, Lin and Wei``."""
+    names = [str(name) for name in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def either(names: Sequence[object]) -> str:
+    """Names as a choice between them: ``Jun or Hao``, ``Mei, Lin or Wei``."""
+    names = [str(name) for name in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return gettext("%(names)s or %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 @register.filter
-def suit_symbol(trump: str) -> str:
-    """A trump suit as its symbol; blank is a hand without trump."""
+def names(seats: Iterable[int], players: Sequence[object]) -> str:
+    """Seats as the names of their players (``players`` in play order): ``Mei and Lin``."""
+    return joined([players[seat] for seat in seats])
+
+
+@register.filter
+def next_hand(game: Game) -> str:
+    """Who starts the game's next hand, at what level, and why; "" once the game is over."""
+    state, table = game.state, game.table
+    if state.game_over:
+        return ""
+    values = {"number": state.number}
+    if state.next_declarer is not None:
+        values |= {"player": table.players[state.next_declarer], "level": level(state.level)}
+    if not game.hands:
+        if state.next_declarer is None:
+            return gettext("Hand 1: whoever wins the bid starts it.")
+        return gettext("%(player)s starts hand 1 at level %(level)s.") % values
+    held = game.hands[-1].winner is Side.DECLARERS
+    if len(state.next_declarers) > 1:
+        # Under a bid: the declaring team, one of whom starts by turn.
+        values["players"] = either([table.players[seat] for seat in state.next_declarers])
+        values["team"] = joined([table.players[seat] for seat in state.next_declarers])
+        if held:
+            sentence = gettext(
+                "%(players)s may start hand %(number)d at level %(level)s "
+                "(%(player)s by turn): the declarers held."
+            )
+        else:
+            sentence = gettext(
+                "%(players)s may start hand %(number)d at level %(level)s "
+                "(%(player)s by turn): %(team)s take over."
+            )
+    elif held:
+        sentence = gettext(
+            "%(player)s starts hand %(number)d at level %(level)s: the declarers held."
+        )
+    elif table.fixed_teams:
+        values["team"] = joined([table.players[seat] for seat in table.team(state.next_declarer)])
+        sentence = gettext(
+            "%(player)s starts hand %(number)d at level %(level)s: %(team)s take over."
+        )
+    else:
+        sentence = gettext(
+            "%(player)s starts hand %(number)d at level %(level)s: the opponents took the deal."
+        )
+    return sentence % values
+
+
+@register.filter
+def suit_symbol(trump: str | Suit | None) -> str:
+    """A trump suit as its symbol; blank or None is a hand without trump."""
+    if isinstance(trump, Suit):
+        return trump.symbol
     return Suit.parse(trump).symbol if trump else _("No trump")
 
 
@@ -46,6 +111,7 @@ def get_item(mapping: dict, key: object) -> object:
 
 HAND_FIELD_LABELS = {
     "declarer": _("declarer"),
+    "friends": _("friends"),
     "bid": _("bid"),
     "trump": _("trump"),
     "kitty_cards": _("kitty cards"),
@@ -61,12 +127,27 @@ HAND_FIELD_LABELS = {
 
 @register.filter
 def changed_fields(change) -> list[tuple[str, object, object]]:
-    """A history entry as (what, before, after) rows: for an edit only what it changed."""
+    """A history entry as (what, before, after) rows: for an edit only what it changed.
+    Seats read as their players' names (``change.game`` with its seats)."""
     before, after = change.before or {}, change.after or {}
+    game = change.game
+    players = [player.name for player in game.players]
+    finds_friends = game.teams == Teams.FIND_A_FRIEND.value
+    shown = {
+        "declarer": lambda seat: players[seat] if seat is not None else None,
+        "friends": lambda seats: joined([players[seat] for seat in seats]) or gettext("nobody"),
+        "trump": lambda trump: suit_symbol(trump),
+    }
     rows = []
     for name, label in HAND_FIELD_LABELS.items():
+        if (name not in before and name not in after) or (name == "friends" and not finds_friends):
+            continue
         old, new = before.get(name), after.get(name)
         if before and after and old == new:
             continue
+        show = shown.get(name)
+        if show is not None:
+            old = show(old) if name in before else None
+            new = show(new) if name in after else None
         rows.append((label, old, new))
     return rows

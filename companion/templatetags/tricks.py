@@ -1,4 +1,4 @@
-"""One-line adapters from a trick's verdict (ENGINE-JSON.md's ``judge`` answer) to what a
+"""One-line adapters from a trick's verdict (docs/engine-json.md's ``judge`` answer) to what a
 player reads."""
 
 from __future__ import annotations

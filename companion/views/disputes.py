@@ -4,33 +4,35 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from companion.forms import GAME_RULES, NO_TRUMP, DisputeForm
-from companion.models import Dispute, Game, Hand
+from companion.forms.disputes import GAME_RULES, NO_TRUMP, DisputeForm
+from companion.models import Dispute, Game
 from companion.templatetags.tricks import CARD_GRID
 from companion.views.games import member_game
 from scoring import PRESETS
 from scoring.game import Game as ScoredGame
-from scoring.game import Seat
 
-# Standalone, the players are named by their place in the trick: P1 leads.
-STANDALONE_PLAYERS = [(str(number), f"P{number}") for number in range(1, 9)]
+# The page's actions besides judging: "seat" lays the seats out again when the players, the
+# decks or the leader change (htmx asks as soon as they do; without it, a button does);
+# "save" keeps a game's verdict as a precedent.
+SEAT = "seat"
+SAVE = "save"
 
 
 def dispute(request: HttpRequest) -> HttpResponse:
     """Any table's dispute, without a game or an account: P1 leads, then P2, P3, …"""
     data = request.POST if request.method == "POST" else None
-    form = DisputeForm(data, players=STANDALONE_PLAYERS)
+    form = _seated(DisputeForm(data), data)
     return _dispute_page(request, form, game=None)
 
 
 @login_required
 def game_dispute(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    """A game's dispute: its seats and rules, prefilled for the hand it is about, and saved to
-    that hand as a precedent."""
+    """A game's dispute: its seats, decks and rules, prefilled for the hand it is about, and
+    saved to that hand as a precedent."""
     game = member_game(request, group_id, pk)
     hands = list(game.hands.all())
     scored = game.scored(hands)
@@ -43,14 +45,14 @@ def game_dispute(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
         data.setdefault("hand_number", str(number))
     form = DisputeForm(
         data,
-        players=game_players(game),
-        seated=True,
+        table=scored.table,
         own_rules=game.rules,
         hand_numbers=numbers,
-        initial=game_initial(game, hands, scored, number),
+        initial=game_initial(game, scored, number),
     )
+    form = _seated(form, data)
     saved = None
-    if data is not None and data.get("action") == "save" and form.is_valid():
+    if form.is_bound and data.get("action") == SAVE and form.is_valid():
         number = form.cleaned_data["hand_number"]
         saved = game.add_dispute(
             number, form.cleaned_data["request"], form.cleaned_data["verdict"], by=request.user
@@ -61,6 +63,14 @@ def game_dispute(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
             )
             return redirect(f"{game.get_absolute_url()}#precedents-{number}")
     return _dispute_page(request, form, game=game, saved=saved)
+
+
+def _seated(form: DisputeForm, data: QueryDict | None) -> DisputeForm:
+    """The form as posted, or laid out again when the table or the leader changed: when the
+    players change, with the decks proposed for them."""
+    if data is None or data.get("action") != SEAT:
+        return form
+    return form.laid_again(propose_decks=data.get("changed") == "players")
 
 
 def _dispute_page(
@@ -76,19 +86,11 @@ def _dispute_page(
     )
 
 
-def game_players(game: Game) -> list[tuple[str, str]]:
-    """The game's seats in play order (counter-clockwise from North), named by their players."""
-    seats = [Seat.NORTH]
-    while len(seats) < len(Seat):
-        seats.append(seats[-1].right)
-    return [(seat.value, str(game.player_at(seat))) for seat in seats]
-
-
 def hand_numbers(scored: ScoredGame) -> list[tuple[int, str]]:
     """The hands a precedent can be saved to: every recorded hand, and the hand being played."""
     numbers = [(played.number, _("Hand %(n)d") % {"n": played.number}) for played in scored.hands]
     if not scored.state.game_over:
-        playing = len(scored.hands) + 1
+        playing = scored.state.number
         numbers.append((playing, _("Hand %(n)d, being played") % {"n": playing}))
     return numbers
 
@@ -103,30 +105,29 @@ def _hand_number(request: HttpRequest, numbers: list[int]) -> int:
     return number if number in numbers else numbers[-1]
 
 
-def game_initial(game: Game, hands: list[Hand], scored: ScoredGame, number: int) -> dict:
-    """The form as the hand ``number`` prefills it: a recorded hand's level, trump and declarer
-    (who led its first trick); for the hand being played, the level the game says it is played
-    at, and the trump left for the table to tap, since it is bid afresh every hand."""
+def game_initial(game: Game, scored: ScoredGame, number: int) -> dict:
+    """The form as hand ``number`` prefills it: a recorded hand's level, trump and declarer
+    (who led its first trick); for the hand being played, the level and the starter the game
+    says come next, and the trump where the game fixes it (bid each hand, the table taps it)."""
     rules = game.rules
     initial: dict = {
         "rules": rules.name if PRESETS.get(rules.name) == rules else GAME_RULES,
         "hand_number": number,
     }
-    if number <= len(hands):
-        hand, played = hands[number - 1], scored.hands[number - 1]
-        initial.update(level=played.level.symbol, trump=hand.trump or NO_TRUMP)
-        initial["leader"] = hand.declarer
+    if number <= len(scored.hands):
+        played = scored.hands[number - 1]
+        initial.update(
+            level=played.level.symbol,
+            trump=str(played.trump or NO_TRUMP),
+            leader=played.result.declarer,
+        )
         return initial
     state = scored.state
-    level = state.level
-    if level is None and len(set(state.levels)) == 1:
-        level = state.levels.north_south
-    if level is not None:
-        initial["level"] = level.symbol
-    if state.starter is not None:
-        initial["leader"] = state.starter.value
-    elif state.declarers is not None:
-        initial["leader"] = state.declarers.seats[0].value
-    else:
-        initial["leader"] = Seat.NORTH.value
+    if state.level is not None:
+        initial["level"] = state.level.symbol
+    trumps = scored.table.trumps
+    if not trumps.bids:
+        initial["trump"] = str(trumps.fixed(state.number) or NO_TRUMP)
+    # Before a first bid anyone may start: the first seat leads until the table says.
+    initial["leader"] = state.next_declarer if state.next_declarer is not None else 0
     return initial

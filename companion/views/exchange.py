@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from companion import exchange
-from companion.forms import GroupImportForm
+from companion.forms.exchange import GroupImportForm
 from companion.models import Group
 from companion.views.groups import member_group
 

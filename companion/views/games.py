@@ -7,26 +7,30 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from companion.forms import SEAT_NAMES, HandForm
-from companion.models import Game, Hand, StaleGame
-from companion.templatetags.tractor import TEAM_NAMES, level
+from companion.forms.hands import HandForm
+from companion.models import Game, Hand, Seat, StaleGame
+from companion.templatetags.tractor import level, names
 from companion.templatetags.tricks import CARD_GRID
 from scoring import Rules
-from scoring.cards import Card, Rank, Suit
-from scoring.game import GameError, GameState, Seat, Team
+from scoring.cards import Card, Rank, Suit, full_pack
+from scoring.game import GameError, GameState, PlayedHand
+from scoring.table import Table
 
-GAME_FIELDS = ("group", "north", "east", "south", "west")
+GAME_FIELDS = ("group",)
+# The seats with their players in one query: every page of a game names them.
+SEATED = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 # Most calls are a clean sweep or a line where the result changes; four buttons fit a phone.
 QUICK_TOTALS_SHOWN = 4
-# The point cards the opponents may have won: two decks hold eight of each.
+# The point cards the opponents may have won; the table's decks say how many of each there are.
 POINT_CARDS = tuple(
-    (kind, label, Card(rank=rank, suit=Suit.SPADES).points)
+    (kind, label, rank)
     for kind, label, rank in (
         ("fives", _lazy("Fives"), Rank.FIVE),
         ("tens", _lazy("Tens"), Rank.TEN),
@@ -40,40 +44,80 @@ KITTY_GRID = [{**card, "points": Card.parse(card["code"]).points} for card in CA
 def member_game(request: HttpRequest, group_id: int, pk: int) -> Game:
     """The game, if it belongs to a group the user is a member of; 404 for anyone else."""
     return get_object_or_404(
-        Game.objects.select_related(*GAME_FIELDS),
+        Game.objects.select_related(*GAME_FIELDS).prefetch_related(SEATED),
         pk=pk,
         group_id=group_id,
         group__members=request.user,
     )
 
 
+def sides(table: Table) -> list[tuple[int, ...]]:
+    """The sides whose levels the scoreboard shows: the fixed teams, or every player."""
+    return list(table.fixed) or [(seat,) for seat in table.seats]
+
+
 def scoreboard_context(game: Game, hands: list[Hand]) -> dict:
     scored = game.scored(hands)
-    state = scored.state
-    players = {seat: game.player_at(seat) for seat in Seat}
+    state, table = scored.state, scored.table
+    players = table.players
     ladder = [
         {
-            "team": team,
-            "players": [players[seat] for seat in team.seats],
-            "level": state.levels.of(team),
-            "declaring": team is state.declarers,
-            "won": team is state.winner,
-            "rungs": [{"rank": rank, "reached": rank <= state.levels.of(team)} for rank in Rank],
+            "key": "-".join(map(str, side)),
+            "players": names(side, players),
+            "level": state.levels[side[0]],
+            "declaring": state.next_declarer in side
+            or (state.next_declarer is None and set(state.next_declarers) == set(side)),
+            "won": set(side) <= set(state.winners),
+            "rungs": [{"rank": rank, "reached": rank <= state.levels[side[0]]} for rank in Rank],
         }
-        for team in Team
+        for side in sides(table)
+    ]
+    rows = [
+        {"hand": hand, "played": played, **hand_sides(table, played)}
+        for hand, played in zip(hands, scored.hands, strict=True)
     ]
     return {
         "game": game,
         "scored": scored,
         "state": state,
+        "table": table,
         "ladder": ladder,
-        "rows": list(zip(hands, scored.hands, strict=True)),
-        "players": players,
-        "seat_names": SEAT_NAMES,
-        "last_trump": hands[-1].trump if hands else None,
+        "rows": rows,
+        "winners": names(state.winners, players),
+        "trump_now": trump_now(table, state, hands),
         "precedents": game.precedents(hands),
         "playing": len(hands) + 1,
     }
+
+
+def hand_sides(table: Table, played: PlayedHand) -> dict:
+    """A hand's sides in players' words, and whose levels it changed."""
+    players = table.players
+    climbed = [
+        (
+            names(side, players),
+            played.before.levels[side[0]],
+            played.after.levels[side[0]],
+        )
+        for side in sides(table)
+        if played.after.levels[side[0]] != played.before.levels[side[0]]
+    ]
+    return {
+        "declarer": players[played.result.declarer],
+        "friends": names(played.friends, players),
+        "declarers": names(played.declarers, players),
+        "opponents": names(played.opponents, players),
+        "climbed": climbed,
+    }
+
+
+def trump_now(table: Table, state: GameState, hands: list[Hand]) -> dict | None:
+    """The next hand's trump where the game fixes it, else the last hand's where it was bid."""
+    if not table.trumps.bids:
+        return {"fixed": True, "trump": table.trumps.fixed(state.number)}
+    if hands:
+        return {"fixed": False, "trump": hands[-1].trump}
+    return None
 
 
 def nothing_new(request: HttpRequest, game: Game) -> bool:
@@ -117,6 +161,9 @@ def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
 def watch(request: HttpRequest, token: str) -> HttpResponse:
     """The read-only scoreboard for anyone with the game's share link."""
     game = get_object_or_404(Game.objects.select_related(*GAME_FIELDS), share_token=token)
+    if not nothing_new(request, game):
+        # A poll that finds nothing new costs one query; the seats are read only for a page.
+        prefetch_related_objects([game], SEATED)
     return scoreboard(request, game, can_edit=False)
 
 
@@ -149,10 +196,9 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
     """Record the next hand or correct hand ``number``: the page, its live preview, its save."""
     editing = number <= len(hands)
     before = game.scored(hands[: number - 1])
-    players = {seat: game.player_at(seat) for seat in Seat}
     data = request.POST if request.method == "POST" else None
     initial = HandForm.initial_from(hands[number - 1]) if editing else None
-    form = HandForm(data, initial=initial, game=before, number=number, players=players)
+    form = HandForm(data, initial=initial, game=before, number=number)
     if not editing and before.state.game_over:
         messages.info(request, _("The game is over: no more hands to record."))
         return redirect(game)
@@ -164,7 +210,8 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
                 game.edit_hand(
                     number, form.hand_fields(), version=_version(request), by=request.user
                 )
-                messages.success(request, correction_message(number, old, game.scored().state))
+                new = game.scored().state
+                messages.success(request, correction_message(before.table, number, old, new))
             else:
                 game.record_hand(
                     form.hand_fields(),
@@ -186,6 +233,7 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
     template = "companion/hand_form.html"
     if request.htmx and request.POST.get("preview"):
         template += "#preview"
+    table = before.table
     return render(
         request,
         template,
@@ -194,43 +242,62 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
             "form": form,
             "number": number,
             "editing": editing,
-            "before": before.state,
-            "players": players,
-            "seat_names": SEAT_NAMES,
+            "before": before,
+            "table": table,
+            "trump": table.trumps.fixed(number) if not table.trumps.bids else None,
+            "sides": hand_sides(table, form.played) if form.played else None,
             "request_key": _request_key(request) or uuid.uuid4().hex,
             "kitty_grid": KITTY_GRID,
-            "quick_totals": quick_totals(game.rules),
-            "point_cards": POINT_CARDS,
+            "quick_totals": quick_totals(game.rules, table.decks),
+            "point_cards": point_cards(table.decks),
         },
     )
 
 
-def quick_totals(rules: Rules) -> list[int]:
-    """0 and the table's lines from 40 up (where a hand's result changes), as many as fit."""
-    lines = [band.low for band in rules.bands if band.low >= 40]
+def quick_totals(rules: Rules, decks: int) -> list[int]:
+    """0 and the table's lines past 5 (where a hand's result changes), as many as fit."""
+    lines = [band.low for band in rules.for_decks(decks).bands if band.low > 5]
     return [0, *lines][:QUICK_TOTALS_SHOWN]
 
 
-def correction_message(number: int, old: GameState, new: GameState) -> str:
+def point_cards(decks: int) -> list[dict]:
+    """The point cards to count, each with its worth and how many the decks hold."""
+    pack = full_pack(decks)
+    return [
+        {
+            "kind": kind,
+            "label": label,
+            "worth": Card(rank=rank, suit=Suit.SPADES).points,
+            "most": sum(card.rank is rank for card in pack),
+        }
+        for kind, label, rank in POINT_CARDS
+    ]
+
+
+def correction_message(table: Table, number: int, old: GameState, new: GameState) -> str:
     """What a correction changed for the game as it stands, in a sentence or three."""
+    players = table.players
     said = [_("Hand %(number)d corrected.") % {"number": number}]
-    for team in Team:
-        if old.levels.of(team) != new.levels.of(team):
+    for side in sides(table):
+        was, now = old.levels[side[0]], new.levels[side[0]]
+        if was != now:
             said.append(
-                _("%(team)s now at %(new)s (was %(old)s).")
+                _("%(players)s now at %(new)s (was %(old)s).")
                 % {
-                    "team": TEAM_NAMES[team],
-                    "new": level(new.levels.of(team)),
-                    "old": level(old.levels.of(team)),
+                    "players": names(side, players),
+                    "new": level(now),
+                    "old": level(was),
                 }
             )
-    if old.winner is not new.winner:
-        if new.winner is None:
+    if old.winners != new.winners:
+        if not new.winners:
             said.append(_("The game is no longer won."))
         else:
-            said.append(_("%(team)s win the game.") % {"team": TEAM_NAMES[new.winner]})
-    elif new.declarers is not old.declarers and new.declarers is not None:
-        said.append(_("%(team)s declare next.") % {"team": TEAM_NAMES[new.declarers]})
+            said.append(_("%(players)s win the game.") % {"players": names(new.winners, players)})
+    elif new.next_declarers != old.next_declarers and new.next_declarers:
+        said.append(
+            _("%(players)s declare next.") % {"players": names(new.next_declarers, players)}
+        )
     if len(said) == 1:
         said.append(_("The levels are unchanged."))
     return " ".join(said)
@@ -239,7 +306,9 @@ def correction_message(number: int, old: GameState, new: GameState) -> str:
 @login_required
 def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
-    changes = game.changes.select_related("by")
+    changes = list(game.changes.select_related("by"))
+    for change in changes:
+        change.game = game  # its seats name the players the changes are about
     return render(request, "companion/game_history.html", {"game": game, "changes": changes})
 
 

@@ -15,18 +15,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from companion.forms import (
-    SEATS,
-    GameForm,
-    GroupForm,
-    PlayerAccountForm,
-    PlayerForm,
-    ScoringTableForm,
-    SignupForm,
-)
+from companion.forms.games import SEATS, GameForm
+from companion.forms.groups import GroupForm, PlayerAccountForm, PlayerForm, SignupForm
+from companion.forms.tables import ScoringTableForm
 from companion.models import Game, Group, Membership, ScoringTable
 from companion.views import RECENT_GAMES
-from scoring import PRESETS, Band, Side
+from companion.views.games import SEATED
+from scoring import PRESETS, Band, GameError, Side, TableError
 
 # The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
 PREVIEW_AXIS_END = 220
@@ -130,7 +125,10 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, template + "#roster", context)
     invite_url = request.build_absolute_uri(reverse("group_join", args=[group.invite_token]))
     context |= {
-        "games": group.games.select_related("north", "east", "south", "west")[:RECENT_GAMES],
+        "games": [
+            {"game": game, "sides": game_sides(game)}
+            for game in group.games.prefetch_related(SEATED)[:RECENT_GAMES]
+        ],
         "games_count": group.games.count(),
         "tables": group.scoring_tables.all(),
         "invite_url": invite_url,
@@ -238,17 +236,27 @@ def table_preview(bands: list[Band]) -> list[dict]:
     return segments
 
 
+def game_sides(game: Game) -> list[list[str]]:
+    """A game's players as the group's list shows them: its fixed teams, or everyone."""
+    table = game.table
+    sides = table.fixed or [(seat,) for seat in table.seats]
+    return [[table.players[seat] for seat in side] for side in sides]
+
+
 @login_required
 def game_new(request: HttpRequest, pk: int) -> HttpResponse:
-    """Start a game: four players of the roster in four seats, the rules, the starting levels.
+    """Start a game: four to eight players of the roster in play order, the rules, the table.
 
-    The page can add a missing player (``action=add_player``): it joins the roster, takes the
-    first empty seat, and the choices made so far are kept.
+    The page can add a missing player (``action=add_player``): they join the roster, take the
+    first empty seat, and the choices made so far are kept. An htmx change (``preview``)
+    answers with the table the choices make so far.
     """
     group = member_group(request, pk)
     player_form = PlayerForm(prefix="player", group=group)
+    template = "companion/game_new.html"
     if request.method == "POST" and request.POST.get("action") == "add_player":
-        chosen = {name: request.POST.get(name, "") for name in GameForm.base_fields}
+        form = GameForm(group=group)
+        chosen = {name: request.POST.get(name, "") for name in form.fields}
         player_form = PlayerForm(request.POST, prefix="player", group=group)
         if player_form.is_valid():
             player = player_form.save()
@@ -262,13 +270,19 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
         form = GameForm(initial=chosen, group=group)
     elif request.method == "POST":
         form = GameForm(request.POST, group=group)
+        if request.htmx and request.POST.get("preview"):
+            form.is_valid()
+            return render(request, template + "#table-summary", {"group": group, "form": form})
         if form.is_valid():
-            game = Game.objects.create(group=group, created_by=request.user, **form.game_fields())
-            return redirect(game)
+            try:
+                game = Game.start(group, **form.start_args(), by=request.user)
+            except (TableError, GameError) as error:
+                form.add_scoring_error(error)
+            else:
+                return redirect(game)
     else:
-        chosen = {name: request.GET[name] for name in GameForm.base_fields if name in request.GET}
-        form = GameForm(initial=chosen, group=group)
-    template = "companion/game_new.html"
+        form = GameForm(group=group)
+        form.initial = {name: request.GET[name] for name in form.fields if name in request.GET}
     if request.htmx:
         template += "#game-form"
     context = {"group": group, "form": form, "player_form": player_form}

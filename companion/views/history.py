@@ -1,5 +1,5 @@
 """A group's ladder history: every game, each player's record and rating, and a game replayed
-under other rules."""
+under other rules or with another number of decks."""
 
 from __future__ import annotations
 
@@ -7,37 +7,54 @@ import dataclasses
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from companion import charts
-from companion.forms import HistoryFilterForm, ReplayRulesForm
+from companion.forms.games import HistoryFilterForm, ReplayRulesForm
 from companion.ladder import Ladder
-from companion.models import Game, GameSummary, Group, Player
+from companion.models import Game, GameSummary, Group, Player, Seat
 from companion.views import RECENT_GAMES
-from companion.views.games import GAME_FIELDS
 from companion.views.groups import member_group
-from scoring.game import Team
+from scoring.cards import Rank
 from scoring.stats import GameRecord, Matchup, PlayerStats, opponent_totals, partial_replay
+from scoring.table import Teams, default_decks
 
 GAMES_PER_PAGE = 25
 
 
 def game_row(record: GameRecord, players: dict[int, Player]) -> dict:
-    """A game as a line of the history: who played, and how it stands or ended."""
+    """A game as a line of the history: its sides (the fixed teams, or every player in
+    find-a-friend) with their levels, who won, and its table where it is not the usual one."""
     return {
         "record": record,
-        "teams": [
-            (team, [players[record.seats[seat]] for seat in team.seats], team is record.winner)
-            for team in Team
+        "sides": [
+            {
+                "players": [players[pk] for pk in record.players(side)],
+                "won": record.won(side[0]),
+                "level": record.levels[side[0]],
+            }
+            for side in record.teams or [(seat,) for seat in range(len(record.seats))]
         ],
+        "winners": [players[pk] for pk in record.players(record.winners)],
+        "teams": Game.TeamsChoice(_teams(record).value),
+        "decks": record.decks if record.decks != default_decks(len(record.seats)) else None,
     }
+
+
+def _teams(record: GameRecord) -> Teams:
+    """How the record's players made sides: no fixed teams is find-a-friend, more than two
+    teams is pairs."""
+    if not record.teams:
+        return Teams.FIND_A_FRIEND
+    return Teams.PAIRS if len(record.teams) > 2 else Teams.PARTNERS
 
 
 def played_in(ladder: Ladder, players: dict[int, Player]) -> list[Player]:
     """The players of the roster who played in the ladder's games, by name."""
-    seated = {pk for record in ladder.records for pk in record.seats.values()}
+    seated = {pk for record in ladder.records for pk in record.seats}
     return [player for pk, player in players.items() if pk in seated]
 
 
@@ -87,8 +104,8 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
         "query": query.urlencode(),
         "hands": sum(len(record.hands) for record in chosen),
         "distributions": [
-            {"rules": rules, "chart": charts.totals_chart(rules, totals)}
-            for rules, totals in (
+            {"rules": rules, "decks": decks, "chart": charts.totals_chart(rules, totals, decks)}
+            for rules, decks, totals in (
                 ladder.opponent_totals if chosen is ladder.records else opponent_totals(chosen)
             )
         ],
@@ -108,8 +125,9 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    """A player's games and win rate, their hands as declarers and as opponents, kitty scoops,
-    big wins and near misses, partners and opponents, and their rating over time."""
+    """A player's games and win rate, their hands as declarers and as opponents (and in
+    find-a-friend, as the one who started and as a friend), kitty scoops, big wins and near
+    misses, partners and opponents, and their rating over time."""
     group = member_group(request, group_id)
     players = roster(group)
     if pk not in players:
@@ -163,29 +181,56 @@ def _others(stats: PlayerStats, players: dict[int, Player]) -> list[dict]:
 
 @login_required
 def game_replay(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    """The game's hands replayed under another preset or one of the group's tables, as far as
-    they can be: the replay stops, and says why, at the first hand those rules cannot take. When
-    the other rules rotate who starts, a hand is taken as started by the declarer's partner."""
+    """The game's hands replayed under another preset or one of the group's tables, and with
+    another number of decks, as far as they can be: the replay stops, and says why, at the
+    first hand those rules or decks cannot take. When the other rules rotate who starts, a hand
+    is taken as started by the declarer's partner."""
     group = member_group(request, group_id)
-    game = get_object_or_404(Game.objects.select_related(*GAME_FIELDS), pk=pk, group=group)
+    seated = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    game = get_object_or_404(Game.objects.prefetch_related(seated), pk=pk, group=group)
     hands = list(game.hands.all())
     played = game.scored(hands)
-    form = ReplayRulesForm(request.GET or None, group=group)
+    table = played.table
+    sides = table.fixed or tuple((seat,) for seat in table.seats)
+
+    def named(seats) -> list[Player]:
+        return [game.player_at(seat) for seat in seats]
+
+    def levels(ranks: tuple[Rank, ...]) -> list[dict]:
+        """Each side (a fixed team, or every player) with its level of ``ranks``."""
+        return [{"players": named(side), "level": ranks[side[0]]} for side in sides]
+
+    form = ReplayRulesForm(request.GET or None, group=group, table=table)
     replay = None
     rows = []
     if form.is_valid():
-        setup = dataclasses.replace(game.setup, rules=form.cleaned_data["rules"])
+        setup = dataclasses.replace(
+            played.setup, rules=form.cleaned_data["rules"], table=form.cleaned_data["table"]
+        )
         replay = partial_replay(setup, (hand.result for hand in hands), swap_partners=True)
         rows = [
-            {"hand": hand, "played": before, "replayed": after}
+            {
+                "hand": hand,
+                "replayed": after,
+                "declarers": named(after.declarers),
+                "starter": game.player_at(after.result.declarer),
+                "friends": named(after.friends),
+                "levels": levels(after.after.levels),
+                "played": levels(before.after.levels),
+                "changed": before.after.levels != after.after.levels,
+            }
             for hand, before, after in zip(hands, played.hands, replay.game.hands, strict=False)
         ]
     context = {
         "group": group,
         "game": game,
+        "sides": levels(played.state.levels),
+        "winners": named(played.state.winners),
         "form": form,
         "played": played,
         "replay": replay,
+        "replay_sides": levels(replay.game.state.levels) if replay else [],
+        "replay_winners": named(replay.game.state.winners) if replay else [],
         "rows": rows,
         "unplayed": len(hands) - len(rows) if replay else 0,
     }

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from companion.forms import SettleForm
+from companion.forms.hands import SettleForm
 
 
 def home(request: HttpRequest) -> HttpResponse:

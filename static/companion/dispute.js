@@ -1,13 +1,13 @@
-// The Dispute page's thumb helpers: a card grid under each player's field, and the players
-// put in play order when the leader or the number of decks changes. Without them the form
-// still works: cards are typed as codes and the page lists the players as it last saw them.
+// The Dispute page's thumb helper: a card grid under each player's field. Without it the form
+// still works, cards typed as codes. Who sits where is the server's: it lays the seats out.
 (function () {
   const form = document.getElementById("dispute-form");
   const template = document.getElementById("card-grid");
   if (!form || !template) return;
 
   const SUITS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
-  const decks = () => Number((form.querySelector('input[name="decks"]:checked') || {}).value) || 2;
+  // A tap adds a copy of a card up to as many as the table's decks hold.
+  const decks = () => Number(document.getElementById("dispute-fields").dataset.decks);
   // The field's codes as the grid names them: 10H is TH, 5♠ is 5S.
   const codes = (input) =>
     input.value
@@ -45,26 +45,8 @@
 
   const changed = (input) => input.dispatchEvent(new Event("change", { bubbles: true }));
 
-  // The seats in play order from the leader; a standalone table has two players per deck.
-  const arrange = () => {
-    const seats = document.getElementById("seats");
-    if (!seats) return;
-    const all = [...seats.querySelectorAll(".seat")];
-    const seated = document.getElementById("dispute-fields").dataset.seated === "true";
-    const leader = form.querySelector('input[name="leader"]:checked');
-    const size = seated ? all.length : 2 * decks();
-    const start = seated && leader ? Number(seats.querySelector(`[data-seat="${leader.value}"]`).dataset.index) : 0;
-    const place = (seat) => (Number(seat.dataset.index) - start + all.length) % all.length;
-    all.sort((a, b) => place(a) - place(b)).forEach((seat) => {
-      seat.hidden = Number(seat.dataset.index) >= size;
-      seat.querySelector(".leads-badge").hidden = place(seat) !== 0;
-      seats.append(seat);
-    });
-  };
-
   const enhance = () => form.querySelectorAll(".cards-toggle").forEach((t) => (t.hidden = false));
   enhance();
-  arrange(); // the browser may have restored other choices than the page was drawn with
   document.body.addEventListener("htmx:load", enhance);
 
   form.addEventListener("click", (event) => {
@@ -97,8 +79,5 @@
 
   form.addEventListener("input", (event) => {
     if (event.target.matches(".cards-input")) refresh(fieldOf(event.target));
-  });
-  form.addEventListener("change", (event) => {
-    if (event.target.name === "leader" || event.target.name === "decks") arrange();
   });
 })();

@@ -5,8 +5,11 @@
   if (!form) return;
   const changed = (input) => input.dispatchEvent(new Event("change", { bubbles: true }));
 
-  // Kitty: tap a card to add a copy (two decks: at most two), a third tap removes both.
+  // Kitty: tap a card to add a copy (as many as the table's decks hold), one tap more removes
+  // them all; the kitty holds as many cards as the table's deal leaves.
   const grid = document.getElementById("kitty-grid");
+  const kittySize = Number(grid.dataset.kitty);
+  const mostCopies = Number(grid.dataset.copies);
   const text = document.getElementById("id_kitty_cards");
   const pointsInput = document.getElementById("id_kitty_points");
   const count = document.getElementById("kitty-count");
@@ -17,10 +20,10 @@
       const n = copies.get(button.dataset.card) || 0;
       cards += n;
       points += n * Number(button.dataset.points);
-      button.querySelector(".copies").textContent = n > 1 ? "×2" : "";
+      button.querySelector(".copies").textContent = n > 1 ? "×" + n : "";
       button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
     });
-    count.textContent = cards + "/8 · " + points;
+    count.textContent = cards + "/" + kittySize + " · " + points;
     return points;
   };
   text.value.split(/[\s,]+/).filter(Boolean).forEach((code) => {
@@ -35,11 +38,23 @@
     const code = button.dataset.card;
     const total = [...copies.values()].reduce((a, b) => a + b, 0);
     const n = copies.get(code) || 0;
-    copies.set(code, n < 2 && total < 8 ? n + 1 : 0);
+    copies.set(code, n < mostCopies && total < kittySize ? n + 1 : 0);
     text.value = [...copies].flatMap(([card, k]) => Array(k).fill(card)).join(" ");
     pointsInput.value = show();
     changed(text);
   });
+
+  // Friends: "Nobody" and the friends found exclude each other.
+  const friends = document.getElementById("friends");
+  if (friends) {
+    friends.addEventListener("change", (event) => {
+      const box = event.target;
+      if (!box.checked) return;
+      friends.querySelectorAll("input[type=checkbox]").forEach((other) => {
+        if (other !== box && (box.value === "nobody" || other.value === "nobody")) other.checked = false;
+      });
+    });
+  }
 
   // Opponents' points: quick totals, or counted from their fives, tens and kings.
   form.querySelectorAll(".quick-points").forEach((row) => {
@@ -58,7 +73,8 @@
     const step = event.target.closest("[data-count]");
     if (!step) return;
     const output = step.parentElement.querySelector(".count");
-    output.value = Math.min(8, Math.max(0, Number(output.value) + Number(step.dataset.count)));
+    const most = Number(step.parentElement.dataset.most);
+    output.value = Math.min(most, Math.max(0, Number(output.value) + Number(step.dataset.count)));
     let total = 0;
     counter.querySelectorAll("[data-worth]").forEach((row) => {
       total += Number(row.dataset.worth) * Number(row.querySelector(".count").value);
@@ -67,14 +83,14 @@
     changed(opponentPoints);
   });
 
-  // Opponents' points: steps of 5, kept from 0 to 200.
+  // Opponents' points: steps of 5, kept from 0 to the decks' points.
   form.querySelectorAll(".stepper").forEach((stepper) => {
     const input = document.getElementById(stepper.dataset.target);
     stepper.addEventListener("click", (event) => {
       const step = event.target.closest("[data-step]");
       if (!step) return;
       const value = (Number(input.value) || 0) + Number(step.dataset.step);
-      input.value = Math.min(200, Math.max(0, value));
+      input.value = Math.min(Number(stepper.dataset.max), Math.max(0, value));
       changed(input);
     });
   });

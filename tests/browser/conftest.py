@@ -8,10 +8,10 @@ KITTY = ("5H", "KD", "2C", "3C", "4C", "6C", "7C", "8C")  # 15 points
 
 
 def tap_hand(phone, declarer: str, opponent_points: int, kitty=KITTY) -> None:
-    """From a game's scoreboard: record a hand that ``declarer`` (as the button reads,
-    "North: Mei") declared in hearts, tapping the kitty and stepping the opponents' points."""
+    """From a game's scoreboard: record a hand that ``declarer`` (as the button reads: "Mei")
+    declared in hearts, tapping the kitty and stepping the opponents' points."""
     phone.get_by_role("link", name="Record a hand").click()
-    phone.get_by_text(declarer).click()
+    phone.locator("input[name=declarer] + label", has_text=declarer).click()
     phone.locator("label", has_text="♥").click()
     for card in kitty:
         phone.locator(f'.kitty-card[data-card="{card}"]').click()

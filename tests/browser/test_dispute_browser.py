@@ -1,5 +1,5 @@
-"""A disputed trick tapped in by thumb at 360 px: the verdict in large text, and a game's
-verdict saved as a precedent of the hand being played."""
+"""A disputed trick tapped in by thumb at 360 px: the verdict in large text, any table from 4 to
+8 players, and a game's verdict saved as a precedent of the hand being played."""
 
 from __future__ import annotations
 
@@ -22,13 +22,19 @@ def log_in(page, live_server, username: str) -> None:
 
 
 def tap_cards(phone, field: str, cards: list[str]) -> None:
-    """Open the card grid of ``field`` (``play_1``, ``hand_2``…), tap ``cards``, close it."""
+    """Open the card grid of ``field`` (``play_0``, ``hand_2``…), tap ``cards``, close it."""
     block = phone.locator(".cards-field", has=phone.locator(f"#id_{field}"))
+    if field.startswith("hand_"):
+        phone.locator("details", has=block).locator("summary").click()
     block.get_by_role("button", name="Cards").click()
     for card in cards:
         block.locator(f'.grid-card[data-card="{card}"]').click()
     assert phone.locator(f"#id_{field}").input_value() == " ".join(cards)
     block.get_by_role("button", name="Done").click()
+
+
+def seat_names(phone) -> list[str]:
+    return [name.split()[0] for name in phone.locator(".seat-name").all_inner_texts()]
 
 
 def assert_fits_a_phone(phone) -> None:
@@ -51,19 +57,24 @@ def test_a_trick_tapped_in_on_a_phone_gets_its_verdict_in_place(phone, live_serv
     phone.get_by_label("Level").select_option("5")
     phone.locator("label", has_text="♥").click()
 
-    tap_cards(phone, "play_1", ["5H", "5H"])
-    tap_cards(phone, "play_2", ["9H", "KH"])
+    tap_cards(phone, "play_0", ["5H", "5H"])
+    tap_cards(phone, "play_1", ["9H", "KH"])
+    block = phone.locator(".cards-field", has=phone.locator("#id_hand_1"))
     phone.locator("summary", has_text="P2's hand").click()
-    block = phone.locator(".cards-field", has=phone.locator("#id_hand_2"))
     block.get_by_role("button", name="Cards").click()
     for card in ["9H", "KH", "7H", "7H", "3C"]:
         block.locator(f'.grid-card[data-card="{card}"]').click()
     assert block.locator('.grid-card[data-card="7H"] .copies').inner_text() == "×2"
+    block.locator('.grid-card[data-card="3C"]').click()  # two decks: a third 3C takes it back
+    assert phone.locator("#id_hand_1").input_value() == "9H KH 7H 7H 3C 3C"
+    block.locator('.grid-card[data-card="3C"]').click()
+    assert phone.locator("#id_hand_1").input_value() == "9H KH 7H 7H"
+    block.locator('.grid-card[data-card="3C"]').click()
     assert_fits_a_phone(phone)
     screenshot(phone, "grid-open")
     block.get_by_role("button", name="Done").click()
-    tap_cards(phone, "play_3", ["SJ", "SJ"])
-    tap_cards(phone, "play_4", ["2C", "3C"])
+    tap_cards(phone, "play_2", ["SJ", "SJ"])
+    tap_cards(phone, "play_3", ["2C", "3C"])
 
     phone.evaluate("window.notReloaded = true")
     phone.get_by_role("button", name="Judge the trick").click()
@@ -80,31 +91,77 @@ def test_a_trick_tapped_in_on_a_phone_gets_its_verdict_in_place(phone, live_serv
     screenshot(phone, "verdict")
 
     # A card the grid would not write, typed: the error stands beside P4's field, kept.
-    phone.locator("#id_play_4").fill("2C XC")
+    phone.locator("#id_play_3").fill("2C XC")
     phone.get_by_role("button", name="Judge the trick").click()
-    field = phone.locator(".cards-field", has=phone.locator("#id_play_4"))
+    field = phone.locator(".cards-field", has=phone.locator("#id_play_3"))
     field.get_by_text("unknown card 'XC'").wait_for()
-    assert phone.locator("#id_play_4").input_value() == "2C XC"
-    assert phone.locator("#id_play_1").input_value() == "5H 5H"
+    assert phone.locator("#id_play_3").input_value() == "2C XC"
+    assert phone.locator("#id_play_0").input_value() == "5H 5H"
     screenshot(phone, "error-beside-field")
+
+
+def test_six_players_are_seated_with_three_decks_and_their_trick_judged(
+    phone, live_server, screenshot
+):
+    phone.goto(f"{live_server.url}/dispute/")
+    phone.get_by_label("Level").select_option("2")
+    phone.locator("label", has_text="♠").click()
+    tap_cards(phone, "play_0", ["KH", "KH"])  # typed before the table grows, and kept
+
+    phone.locator("fieldset", has_text="Players").get_by_text("6", exact=True).click()
+    phone.locator(".seat-name", has_text="P6").wait_for()
+    assert seat_names(phone) == ["P1", "P2", "P3", "P4", "P5", "P6"]
+    decks = phone.locator("fieldset", has_text="Decks")
+    assert decks.locator("input:checked").get_attribute("value") == "3"
+    assert phone.locator("#id_play_0").input_value() == "KH KH"
+    screenshot(phone, "six-seats")
+
+    # Three decks: three kings of hearts in P1's hand.
+    block = phone.locator(".cards-field", has=phone.locator("#id_hand_0"))
+    phone.locator("summary", has_text="P1's hand").click()
+    block.get_by_role("button", name="Cards").click()
+    for _ in range(3):
+        block.locator('.grid-card[data-card="KH"]').click()
+    assert block.locator('.grid-card[data-card="KH"] .copies').inner_text() == "×3"
+    assert_fits_a_phone(phone)
+    screenshot(phone, "three-copies")
+    block.get_by_role("button", name="Done").click()
+    tap_cards(phone, "play_1", ["AH", "AH"])
+    tap_cards(phone, "play_2", ["5H", "6H"])
+    tap_cards(phone, "hand_2", ["5H", "6H", "9H", "9H"])
+    tap_cards(phone, "play_3", ["2S", "2S"])
+    tap_cards(phone, "play_4", ["3H", "3H"])
+    tap_cards(phone, "play_5", ["SJ", "SJ"])
+
+    phone.get_by_role("button", name="Judge the trick").click()
+    verdict = phone.locator("#verdict")
+    verdict.get_by_text("P6 wins the trick").wait_for()
+
+    assert verdict.locator(".verdict-points").inner_text() == "25 points"
+    plays = verdict.locator(".verdict-play").all_inner_texts()
+    assert [play.split()[0] for play in plays] == ["P1", "P2", "P3", "P4", "P5", "P6"]
+    assert "P3 held the pair 9H 9H in hearts and had to play it" in plays[2]
+    assert_fits_a_phone(phone)
+    verdict.scroll_into_view_if_needed()
+    screenshot(phone, "six-verdict")
+
+
+SIX = ("Mei", "Jun", "Lin", "Hao", "Wei", "Yan")
 
 
 @pytest.fixture
 def game():
+    """Six at the table under open-ladder with three decks; Mei started hand 1 and her team
+    held, so Lin starts hand 2."""
     group = Group.objects.create(name="Thursday Tractor")
     user = User.objects.create_user("mei", password="a long table password")
     Membership.objects.create(group=group, user=user)
-    seats = {
-        seat: Player.objects.create(group=group, name=name)
-        for seat, name in zip(
-            ("north", "east", "south", "west"), ("Mei", "Jun", "Lin", "Hao"), strict=True
-        )
-    }
-    game = Game.objects.create(group=group, rules_json=get_rules("open-ladder").to_json(), **seats)
+    players = [Player.objects.create(group=group, name=name) for name in SIX]
+    game = Game.start(group, players, get_rules("open-ladder"), first_declarer=0)
     Hand.objects.create(
         game=game,
         number=1,
-        declarer="N",
+        declarer=0,
         trump="S",
         kitty_points=0,
         opponent_points=45,
@@ -115,39 +172,37 @@ def game():
     return game
 
 
-def test_a_game_s_dispute_is_saved_to_the_hand_being_played(phone, live_server, game, screenshot):
+def test_a_six_seat_game_s_dispute_is_saved_to_the_hand_being_played(
+    phone, live_server, game, screenshot
+):
     log_in(phone, live_server, "mei")
     phone.goto(live_server.url + game.get_absolute_url())
     phone.get_by_role("link", name="Dispute a trick").click()
     phone.wait_for_load_state()
 
-    # Hand 2: North–South hold at 3 and Lin (South) starts under open-ladder's rotation.
-    assert phone.get_by_label("Level").input_value() == "3"
-    assert phone.locator(".seat-name").first.inner_text().startswith("Lin")
-    # Hao leads this trick: the seats follow him counter-clockwise.
-    phone.get_by_text("Hao", exact=True).click()
-    assert [t.split()[0] for t in phone.locator(".seat-name").all_inner_texts()] == [
-        "Hao",
-        "Lin",
-        "Jun",
-        "Mei",
-    ]
+    level = game.scored().state.level.symbol
+    assert phone.get_by_label("Level").input_value() == level
+    assert seat_names(phone) == ["Lin", "Hao", "Wei", "Yan", "Mei", "Jun"]
+    # Jun leads this trick: the page seats the others after him in play order.
+    phone.locator("fieldset", has_text="Led by").get_by_text("Jun", exact=True).click()
+    phone.locator(".seat-name").first.filter(has_text="Jun").wait_for()
+    assert seat_names(phone) == ["Jun", "Lin", "Hao", "Wei", "Yan", "Mei"]
     phone.locator("label", has_text="♣").click()
-    tap_cards(phone, "play_W", ["AS", "KS"])  # a throw, which open-ladder allows
-    phone.locator("summary", has_text="Lin's hand").click()
-    tap_cards(phone, "hand_S", ["AS", "QS", "QS", "4D"])
-    tap_cards(phone, "play_S", ["QS", "QS"])
+    tap_cards(phone, "play_1", ["AS", "KS"])  # a throw, which open-ladder allows
+    tap_cards(phone, "hand_2", ["AS", "QS", "QS", "4D"])
+    tap_cards(phone, "play_2", ["QS", "QS"])
     phone.get_by_role("button", name="Judge the trick").click()
     verdict = phone.locator("#verdict")
-    verdict.get_by_text("Hao's throw fails", exact=True).wait_for()
-    assert "Lin can beat it: Hao leads K♠" in verdict.inner_text()
+    verdict.get_by_text("Jun's throw fails", exact=True).wait_for()
+    assert "Lin can beat it: Jun leads K♠" in verdict.inner_text()
     assert_fits_a_phone(phone)
     screenshot(phone, "throw-fails")
 
     assert verdict.get_by_label("Save it as a precedent of").input_value() == "2"
     verdict.get_by_role("button", name="Save the verdict").click()
     verdict.get_by_text("Saved as a precedent of hand 2.").wait_for()
-    assert Dispute.objects.get().hand_number == 2
+    saved = Dispute.objects.get()
+    assert (saved.hand_number, saved.request["decks"]) == (2, 3)
 
     verdict.get_by_role("link", name="Back to the game").click()
     phone.get_by_text("This hand: 1 precedent").click()

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from companion.models import Game, Group, Membership, Player
-from scoring import get_rules
+from scoring import Rank, get_rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,15 +17,12 @@ def game():
     group = Group.objects.create(name="Thursday Tractor")
     user = User.objects.create_user("mei", password="a long table password")
     Membership.objects.create(group=group, user=user)
-    seats = {
-        seat: Player.objects.create(group=group, name=name)
-        for seat, name in zip(
-            ("north", "east", "south", "west"), ("Mei", "Jun", "Lin", "Hao"), strict=True
-        )
-    }
-    return Game.objects.create(
-        group=group, rules_json=get_rules("standard").to_json(), north_south_level="Q", **seats
-    )
+    players = [
+        Player.objects.create(group=group, name=name) for name in ("Mei", "Jun", "Lin", "Hao")
+    ]
+    # Mei and Lin start at Q against Jun and Hao at 2.
+    levels = [Rank.QUEEN, Rank.TWO, Rank.QUEEN, Rank.TWO]
+    return Game.start(group, players, get_rules("standard"), levels=levels, by=user)
 
 
 def log_in(page, live_server, username: str) -> None:
@@ -44,17 +41,17 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     watcher.goto(f"{live_server.url}/watch/{game.share_token}/")
     phone.goto(live_server.url + game.get_absolute_url())
 
-    record_hand(phone, "North: Mei", opponent_points=0)
+    record_hand(phone, "Mei", opponent_points=0)
     screenshot(phone, "scoreboard-after-hand-1")
-    watcher.get_by_text(": 0, declarers climb 3").wait_for()
-    assert watcher.locator('[data-level="NS"]').inner_text() == "A"
+    watcher.get_by_text(": 0, declarers climb 2, stopping at A").wait_for()
+    assert watcher.locator('[data-level="0-2"]').inner_text() == "A"
 
     phone.get_by_role("link", name="Record a hand").click()
     screenshot(phone, "hand-form")
     phone.goto(live_server.url + game.get_absolute_url())
-    record_hand(phone, "North: Mei", opponent_points=40)
-    phone.get_by_text("North–South win the game after 2 hands.").wait_for()
-    watcher.get_by_text("North–South win the game after 2 hands.").wait_for()
+    record_hand(phone, "Lin", opponent_points=40)
+    phone.get_by_text("Mei and Lin win the game after 2 hands.").wait_for()
+    watcher.get_by_text("Mei and Lin win the game after 2 hands.").wait_for()
     screenshot(phone, "game-won")
     screenshot(watcher, "watcher")
 
@@ -64,7 +61,7 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     phone.locator("#preview").get_by_text("declarers climb 1").wait_for()
     phone.get_by_role("button", name="Save the correction").click()
     phone.wait_for_url(f"**/games/{game.pk}/")
-    assert phone.locator('[data-level="NS"]').inner_text() == "A"
+    assert phone.locator('[data-level="0-2"]').inner_text() == "A"
     assert phone.get_by_text("win the game").count() == 0
     watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for()
     screenshot(phone, "after-correction")

@@ -30,32 +30,35 @@ def test_a_new_account_plays_a_game_until_a_team_wins_at_ace(
         phone.get_by_label("Player's name").press("Enter")
         phone.locator("#players li", has_text=name).wait_for()
     phone.get_by_role("link", name="New game").click()
-    for seat, name in (("north", "Mei"), ("east", "Jun"), ("south", "Lin"), ("west", "Hao")):
-        phone.locator(f"#id_{seat}").select_option(label=name)
+    for seat, name in enumerate(("Mei", "Jun", "Lin", "Hao"), start=1):
+        phone.locator(f"#id_seat_{seat}").select_option(label=name)
     phone.get_by_role("button", name="Start the game").click()
     phone.wait_for_url("**/games/*/")
 
-    # North–South hold the opponents to nothing four times: 2 → 5 → 8 → J → A (stopping at A).
-    for hand, declarer in enumerate(("North: Mei", "South: Lin", "North: Mei", "South: Lin")):
+    # Mei and Lin hold the opponents to nothing four times: 2 → 5 → 8 → J → A (stopping at A).
+    for hand, declarer in enumerate(("Mei", "Lin", "Mei", "Lin")):
         record_hand(phone, declarer, opponent_points=0)
         phone.locator(f"#hand-{hand + 1}").wait_for()
-    assert phone.locator('[data-level="NS"]').inner_text() == "A"
-    assert phone.get_by_text("Next hand: North–South declare at level A.").is_visible()
+    assert phone.locator('[data-level="0-2"]').inner_text() == "A"
+    assert phone.get_by_text(
+        "Mei or Lin may start hand 5 at level A (Mei by turn): the declarers held."
+    ).is_visible()
 
     # The last hand: the opponents' points counted from their cards (two fives, three kings).
     phone.get_by_role("link", name="Record a hand").click()
-    phone.get_by_text("North: Mei").click()
+    assert phone.locator("input[name=declarer][value='0']").is_checked()
+    phone.locator("label", has_text="♠").click()
     phone.get_by_label("Kitty points", exact=True).fill("0")
     phone.get_by_text("Count their point cards instead").click()
     for label, taps in (("One more Fives", 2), ("One more Kings", 3)):
         for _ in range(taps):
             phone.get_by_role("button", name=label).click()
     assert phone.get_by_label("Opponents' points").input_value() == "40"
-    phone.locator("#preview").get_by_text("North–South win the game").wait_for()
+    phone.locator("#preview").get_by_text("Mei and Lin win the game.").wait_for()
     screenshot(phone, "winning-hand")
     phone.get_by_role("button", name="Save hand").click()
 
-    phone.get_by_text("North–South win the game after 5 hands.").wait_for()
+    phone.get_by_text("Mei and Lin win the game after 5 hands.").wait_for()
     assert phone.get_by_role("link", name="Record a hand").count() == 0
     assert Hand.objects.count() == 5
     screenshot(phone, "won")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from companion.models import Group, Hand, Membership, Player
+from companion.models import Game, Group, Hand, Membership, Player
+from scoring import get_rules
 
 PASSWORD = "a long table password"
-# Seat -> player's name, as the Game model's fields name the seats.
-CAST = {"north": "Mei", "east": "Jun", "south": "Lin", "west": "Hao"}
+# The four at the table, in play order: Mei and Lin are partners against Jun and Hao.
+CAST = ("Mei", "Jun", "Lin", "Hao")
 
 
 @pytest.fixture
@@ -28,9 +29,20 @@ def group(user) -> Group:
 
 
 @pytest.fixture
-def players(group) -> dict[str, Player]:
-    """The roster of ``group``, by seat: north Mei, east Jun, south Lin, west Hao."""
-    return {seat: Player.objects.create(group=group, name=name) for seat, name in CAST.items()}
+def players(group) -> list[Player]:
+    """The roster of ``group`` in play order: Mei, Jun, Lin, Hao (seats 0 to 3)."""
+    return [Player.objects.create(group=group, name=name) for name in CAST]
+
+
+@pytest.fixture
+def start_game(group, players, user):
+    """Starts a game of ``group`` (default: the four of ``players`` under standard rules);
+    keywords as :meth:`Game.start` takes them."""
+
+    def start(rules: str = "standard", seated: list[Player] | None = None, **table) -> Game:
+        return Game.start(group, seated or players, get_rules(rules), by=user, **table)
+
+    return start
 
 
 @pytest.fixture
@@ -56,7 +68,8 @@ def endless_hands():
             Hand(
                 game=game,
                 number=number,
-                declarer="N" if number % 2 else "E",
+                declarer=0 if number % 2 else 1,
+                bid="none",
                 kitty_points=0,
                 opponent_points=80,
                 last_trick_winner="declarers",

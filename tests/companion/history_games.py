@@ -1,5 +1,6 @@
 """Random legal games for a group's history: each hand is played through `scoring.game` as it is
-made, so that it follows the rules (who may declare, when the game is over)."""
+made, so that it follows the rules and the table (who may start, who may be a friend, the fixed
+trump, the points the decks hold, when the game is over)."""
 
 from __future__ import annotations
 
@@ -9,33 +10,52 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from companion.models import Game, Group, Hand, Player
-from scoring import PRESETS, Format, LastTrick, Side
+from scoring import PRESETS, Bid, Format, LastTrick, Rank, Side, Suit, get_rules
 from scoring.game import Game as ScoredGame
-from scoring.game import GameSetup, HandResult, Seat
+from scoring.game import GameSetup, HandResult
+from scoring.table import Table, Teams, TrumpRule, default_decks
 
-SEATS = ("north", "east", "south", "west")
+FOURS = ({"teams": Teams.PARTNERS, "players": 4},)
+"""Four partners with two decks, the table every game had before variants."""
+VARIANTS = (
+    {"teams": Teams.PARTNERS, "players": 4},
+    {"teams": Teams.FIND_A_FRIEND, "players": 5},
+    {"teams": Teams.PAIRS, "players": 6, "trumps": TrumpRule(suits=(Suit.SPADES, Suit.HEARTS))},
+    {"teams": Teams.PARTNERS, "players": 6, "trumps": TrumpRule(no_trump=True)},
+    {"teams": Teams.FIND_A_FRIEND, "players": 8},
+    {"teams": Teams.PARTNERS, "players": 4, "decks": 3},
+)
+"""Every shape of table: find-a-friend with five and eight, pairs and partners of six, fixed
+trumps, three decks at four."""
 
 
 def random_results(rng: random.Random, setup: GameSetup, most: int) -> list[HandResult]:
     """Up to ``most`` legal hands; fewer when the game ends first."""
     game = ScoredGame(setup)
+    table = setup.table
     while not game.state.game_over and len(game.hands) < most:
         state = game.state
-        if state.starter is not None:
-            declarer = state.starter
-        elif state.declarers is not None:
-            declarer = rng.choice(state.declarers.seats)
+        declarer = rng.choice(state.next_declarers)
+        friends = ()
+        if not table.fixed_teams:
+            # Called cards are played by anyone, the declarer too, or by nobody.
+            friends = tuple(rng.sample(table.seats, rng.randint(0, table.called)))
+        if table.trumps.bids:
+            bid = rng.choice([Bid.ONE, Bid.PAIR, Bid.SMALL_JOKERS])
+            trump = rng.choice(list(Suit)) if bid.names_suit else None
         else:
-            declarer = rng.choice(list(Seat))
-        points = min(200, 5 * round(rng.triangular(0, 150, 50) / 5))
-        kitty = 5 * rng.randint(0, min(80, 200 - points) // 10)
+            bid, trump = None, table.trumps.fixed(state.number)
+        scale = table.decks / 2
+        points = 5 * round(rng.triangular(0, 150 * scale, 50 * scale) / 5)
+        kitty = 5 * rng.randint(0, min(table.max_kitty_points, table.deck_points - points) // 10)
         winner = Side.OPPONENTS if rng.random() < 0.3 else Side.DECLARERS
         last = (
             LastTrick(winner, Format.PAIR, 2)
             if rng.random() < 0.3
             else LastTrick(winner, Format.SINGLE, 1)
         )
-        game = game.play(HandResult(declarer, points, kitty, last))
+        result = HandResult(declarer, points, kitty, last, friends=friends, trump=trump, bid=bid)
+        game = game.play(result)
     return [hand.result for hand in game.hands]
 
 
@@ -47,67 +67,85 @@ def make_games(
     seed: int = 0,
     start: datetime | None = None,
     most: int = 40,
+    tables=FOURS,
 ) -> list[Game]:
-    """``count`` games of four of ``players`` under random presets, three days apart from
-    ``start``, each with up to ``most`` random legal hands (so some are left unfinished)."""
+    """``count`` games of ``players`` at random ``tables`` (the shapes of :data:`VARIANTS`)
+    under random presets, three days apart from ``start``, each with up to ``most`` random legal
+    hands (so some are left unfinished)."""
     rng = random.Random(seed)
     start = start or timezone.now() - timedelta(days=3 * count)
     games = []
-    results = []
-    for _ in range(count):
+    for number in range(count):
+        shape = rng.choice(tables)
         rules = rng.choice(list(PRESETS.values()))
-        seated = dict(zip(SEATS, rng.sample(players, 4), strict=True))
-        game = Game(group=group, rules_json=rules.to_json(), **seated)
-        results.append(random_results(rng, game.setup, rng.randint(3, most)))
+        seated = rng.sample(players, shape["players"])
+        table = Table(
+            tuple(player.name for player in seated),
+            decks=shape.get("decks") or default_decks(len(seated)),
+            teams=shape["teams"],
+            trumps=shape.get("trumps", TrumpRule()),
+        )
+        first = rng.choice(table.seats) if GameSetup(rules, table).needs_first_declarer else None
+        game = Game.start(
+            group,
+            seated,
+            rules,
+            decks=table.decks,
+            teams=table.teams,
+            trumps=table.trumps,
+            first_declarer=first,
+        )
+        results = random_results(rng, game.setup, rng.randint(3, most))
+        _save_hands(game, results, start + timedelta(days=3 * number))
         games.append(game)
-    Game.objects.bulk_create(games)
-    for number, (game, hands) in enumerate(zip(games, results, strict=True)):
-        game.created = start + timedelta(days=3 * number)
-        game.version = len(hands)
-    Game.objects.bulk_update(games, ["created", "version"])
-    Hand.objects.bulk_create(
-        hand_row(game, number, result)
-        for game, hands in zip(games, results, strict=True)
-        for number, result in enumerate(hands, start=1)
-    )
     return games
+
+
+def save_game(
+    group: Group,
+    players: list[Player],
+    rules: str,
+    results: list[HandResult],
+    *,
+    levels: tuple[str, ...] | None = None,
+    created: datetime | None = None,
+    **table,
+) -> Game:
+    """One game of ``players`` in play order with these hands, as if recorded one by one (its
+    version counts them); ``table`` as :meth:`Game.start` takes it."""
+    game = Game.start(
+        group,
+        players,
+        get_rules(rules),
+        levels=[Rank.parse(level) for level in levels] if levels else None,
+        **table,
+    )
+    _save_hands(game, results, created)
+    return game
+
+
+def _save_hands(game: Game, results: list[HandResult], created: datetime | None) -> None:
+    fields = {"version": len(results)}
+    if created is not None:
+        fields["created"] = game.created = created
+    Game.objects.filter(pk=game.pk).update(**fields)
+    game.version = len(results)
+    Hand.objects.bulk_create(
+        hand_row(game, number, result) for number, result in enumerate(results, start=1)
+    )
 
 
 def hand_row(game: Game, number: int, result: HandResult) -> Hand:
     return Hand(
         game=game,
         number=number,
-        declarer=result.declarer.value,
+        declarer=result.declarer,
+        friends=list(result.friends),
+        bid=result.bid.value if result.bid else "",
+        trump=result.trump.value if result.trump else "",
         kitty_points=result.kitty_points,
         opponent_points=result.opponent_points,
         last_trick_winner=result.last_trick.winner.value,
         last_trick_format=result.last_trick.format.value,
         last_trick_cards=result.last_trick.cards,
     )
-
-
-def save_game(
-    group: Group,
-    seats: dict[str, Player],
-    rules: str,
-    results: list[HandResult],
-    *,
-    levels: tuple[str, str] = ("2", "2"),
-    created: datetime | None = None,
-) -> Game:
-    """One game with these hands, as if recorded one by one (its version counts them)."""
-    game = Game.objects.create(
-        group=group,
-        rules_json=PRESETS[rules].to_json(),
-        north_south_level=levels[0],
-        east_west_level=levels[1],
-        version=len(results),
-        **seats,
-    )
-    if created is not None:
-        Game.objects.filter(pk=game.pk).update(created=created)
-        game.created = created
-    Hand.objects.bulk_create(
-        hand_row(game, number, result) for number, result in enumerate(results, start=1)
-    )
-    return game

@@ -65,10 +65,10 @@ def test_it_changes_nothing_for_a_non_member(client, outsider, group, players, u
     client.post(
         f"/groups/{group.pk}/games/new/",
         {
-            **{seat: str(player.pk) for seat, player in players.items()},
+            **{f"seat_{number}": str(player.pk) for number, player in enumerate(players, 1)},
             "rules": "standard",
-            "north_south_level": "2",
-            "east_west_level": "2",
+            "teams": "partners",
+            "trumps": "bid",
         },
     )
 

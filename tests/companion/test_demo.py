@@ -8,11 +8,17 @@ from companion.models import Game, Group
 pytestmark = pytest.mark.django_db
 
 
-def test_it_makes_one_demo_group_with_a_finished_game_and_one_in_progress():
+def test_it_makes_one_demo_group_with_a_finished_game_and_two_in_progress():
     call_command("demo")
     call_command("demo")
 
     group = Group.objects.get()
-    states = [game.scored().state for game in Game.objects.filter(group=group)]
+    games = Game.objects.filter(group=group).order_by("pk")
+    states = [game.scored().state for game in games]
     assert group.members.filter(username="demo").exists()
-    assert sorted(state.game_over for state in states) == [False, True]
+    assert [state.game_over for state in states] == [True, False, False]
+    assert [(game.teams, len(game.seated)) for game in games] == [
+        ("partners", 4),
+        ("partners", 4),
+        ("find-a-friend", 6),
+    ]

@@ -1,5 +1,5 @@
-"""The Dispute page: a disputed trick tapped in and judged by `scoring`, anywhere or in a game,
-and a game's verdicts kept as the group's precedents."""
+"""The Dispute page: a disputed trick tapped in and judged by `scoring`, at any table or in a
+game, and a game's verdicts kept as the group's precedents."""
 
 from __future__ import annotations
 
@@ -10,25 +10,36 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from companion.models import Dispute, Game, Hand
-from scoring import get_rules
+from companion.models import Dispute, Game, Hand, Player
+from scoring import Rank, Suit, TrumpRule
 from scoring.cli import judge_request
 
 pytestmark = pytest.mark.django_db
 
-# ENGINE-JSON.md's example: P2 held a pair of trumps and did not play it.
+# docs/engine-json.md's example: P2 held a pair of trumps and did not play it.
 CONTRACT_TRICK = {
     "rules": "kawu",
     "level": "5",
     "trump": "H",
+    "players": "4",
     "decks": "2",
-    "play_1": "5H 5H",
-    "hand_1": "5H 5H 9S",
-    "play_2": "9H KH",
-    "hand_2": "9H KH 7H 7H 3C",
-    "play_3": "SJ SJ",
-    "hand_3": "SJ SJ",
-    "play_4": "2C 3C",
+    "play_0": "5H 5H",
+    "hand_0": "5H 5H 9S",
+    "play_1": "9H KH",
+    "hand_1": "9H KH 7H 7H 3C",
+    "play_2": "SJ SJ",
+    "hand_2": "SJ SJ",
+    "play_3": "2C 3C",
+}
+# Eight players with four decks: four aces of hearts on the table, and P7's big jokers win.
+EIGHT_PLAYS = ["9H 9H", "KH KH", "AH AH", "AH AH", "2S 2S", "3H 4H", "BJ BJ", "5H 5H"]
+EIGHT_TRICK = {
+    "rules": "standard",
+    "level": "2",
+    "trump": "S",
+    "players": "8",
+    "decks": "4",
+    **{f"play_{seat}": cards for seat, cards in enumerate(EIGHT_PLAYS)},
 }
 
 
@@ -43,20 +54,54 @@ def text(page: str) -> str:
     return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", page).split()))
 
 
-@pytest.fixture
-def game(group, players) -> Game:
-    return Game.objects.create(
-        group=group, rules_json=get_rules("open-ladder").to_json(), **players
+def verdict_text(page: str) -> str:
+    return text(page[page.index('id="verdict"') :])
+
+
+def verdict_plays(page: str) -> list[str]:
+    """Each play as the verdict lists it: player, cards, and whether it was legal."""
+    return [text(play) for play in re.findall(r'<li class="verdict-play.*?</li>', page, re.S)]
+
+
+def seat_names(page: str) -> list[str]:
+    """The seats as the page lists them, top to bottom."""
+    return re.findall(r'<h2 class="seat-name">([^<]+?)\s*(?:<span|</h2>)', page)
+
+
+def checked(page: str, name: str) -> list[str]:
+    """The values of the radio buttons ``name`` that are checked."""
+    return re.findall(
+        rf'name="{name}" id="[^"]+"\s+value="([^"]*)" autocomplete="off" checked', page
     )
 
 
+@pytest.fixture
+def game(start_game) -> Game:
+    """Mei, Jun, Lin and Hao under open-ladder, Mei starting (the start rotates)."""
+    return start_game("open-ladder", first_declarer=0)
+
+
+@pytest.fixture
+def six(group, players) -> list[Player]:
+    """The cast and two more, in play order: Mei, Jun, Lin, Hao, Wei, Yan."""
+    return [*players, *(Player.objects.create(group=group, name=name) for name in ("Wei", "Yan"))]
+
+
+@pytest.fixture
+def six_game(start_game, six) -> Game:
+    """Six partners under standard rules (Mei, Lin and Wei against Jun, Hao and Yan), with the
+    three decks `scoring` proposes for them."""
+    return start_game("standard", seated=six)
+
+
 def add_hand(game: Game, number: int, **fields) -> Hand:
-    """A hand North declares in hearts and holds to 45 points (North–South climb 1)."""
+    """A hand Mei (seat 0) declares in hearts and holds to 45 points."""
     return Hand.objects.create(
         game=game,
         number=number,
-        declarer=fields.pop("declarer", "N"),
+        declarer=fields.pop("declarer", 0),
         trump=fields.pop("trump", "H"),
+        bid=fields.pop("bid", "one"),
         kitty_points=0,
         opponent_points=45,
         last_trick_winner="declarers",
@@ -70,11 +115,14 @@ def dispute_url(game: Game) -> str:
     return f"/groups/{game.group_id}/games/{game.pk}/dispute/"
 
 
+# Any table
+
+
 def test_it_judges_the_contract_s_example_trick_for_anyone(client):
     response = client.post("/dispute/", {**CONTRACT_TRICK, "action": "judge"})
 
     assert response.status_code == 200
-    verdict = text(response.text[response.text.index('id="verdict"') :])
+    verdict = verdict_text(response.text)
     assert "P3 wins the trick 20 points" in verdict
     assert "P1 led a pair in trumps." in verdict
     assert "P2 9♥ K♥ ✗ Illegal: P2 held the pair 7H 7H in trumps and had to play it" in verdict
@@ -90,28 +138,87 @@ def test_it_updates_the_verdict_in_place_for_htmx(client):
     assert response.text.lstrip().startswith('<section id="verdict"')
     assert "P3 wins the trick" in response.text
     # The fields come along out of band, so that errors beside them appear and clear.
-    assert '<div id="dispute-fields" data-seated="false" hx-swap-oob="true">' in response.text
+    assert '<div id="dispute-fields" data-decks="2" hx-swap-oob="true">' in response.text
     assert "<html" not in response.text
 
 
 def test_the_standalone_page_works_logged_out_and_links_from_home(client):
-    page = client.get("/dispute/")
+    page = client.get("/dispute/").text
 
-    assert page.status_code == 200
-    assert "P1 played" in page.text
+    assert seat_names(page) == ["P1", "P2", "P3", "P4"]
+    assert "P1 played" in page
+    assert (checked(page, "players"), checked(page, "decks")) == (["4"], ["2"])
+    assert re.findall(r'name="players" id="[^"]+"\s+value="(\d)"', page) == list("45678")
+    assert re.findall(r'name="decks" id="[^"]+"\s+value="(\d)"', page) == list("234")
     assert 'href="/dispute/"' in client.get("/").text
 
 
-def test_a_table_of_three_decks_has_six_players(client):
+def test_eight_players_with_four_decks_have_every_play_judged(client):
+    response = client.post("/dispute/", EIGHT_TRICK)
+
+    page = response.text
+    assert seat_names(page) == [f"P{n}" for n in range(1, 9)]
+    verdict = verdict_text(page)
+    assert "P7 wins the trick 30 points" in verdict
+    assert "P1 led a pair in hearts." in verdict
+    assert verdict_plays(page) == [
+        f"P{seat + 1} {cards} Not checked: their hand was not given"
+        for seat, cards in enumerate(
+            ["9♥ 9♥", "K♥ K♥", "A♥ A♥", "A♥ A♥", "2♠ 2♠", "3♥ 4♥", "BJ BJ", "5♥ 5♥"]
+        )
+    ]
+    assert 'data-decks="4"' in page
+
+
+def test_two_decks_hold_only_two_aces_of_hearts(client):
+    response = client.post("/dispute/", {**EIGHT_TRICK, "decks": "2"})
+
+    assert "AH appears 4 times, but 2 decks hold only 2" in field_block(response.text, "play_3")
+    assert "wins the trick" not in response.text
+
+
+def test_an_eight_player_trick_in_progress_is_winning_so_far(client):
+    data = {key: value for key, value in EIGHT_TRICK.items() if key != "play_7"}
+
+    response = client.post("/dispute/", data)
+
+    assert "P7 is winning so far" in verdict_text(response.text)
+
+
+@pytest.mark.parametrize(("players", "decks"), [(4, 2), (5, 2), (6, 3), (7, 3), (8, 4)])
+def test_choosing_the_players_seats_them_with_the_decks_scoring_proposes(client, players, decks):
     response = client.post(
         "/dispute/",
-        {"rules": "standard", "level": "2", "trump": "S", "decks": "3"}
-        | {f"play_{n}": card for n, card in enumerate(["3H", "4H", "6H", "7H", "8H", "AH"], 1)},
+        {**CONTRACT_TRICK, "players": str(players), "action": "seat", "changed": "players"},
+        headers={"HX-Request": "true"},
     )
 
-    assert "P6 wins the trick" in text(response.text)
-    assert 'data-seat="6" data-index="5">' in response.text
-    assert 'data-seat="7" data-index="6" hidden>' in response.text
+    page = response.text
+    assert seat_names(page) == [f"P{n}" for n in range(1, players + 1)]
+    assert (checked(page, "players"), checked(page, "decks")) == ([str(players)], [str(decks)])
+    assert 'value="9H KH"' in field_block(page, "play_1")  # what was typed stays
+    assert "is-invalid" not in page
+    assert "wins the trick" not in page  # a verdict for another table is gone
+
+
+def test_choosing_the_decks_keeps_them(client):
+    response = client.post(
+        "/dispute/", {**CONTRACT_TRICK, "players": "6", "decks": "4", "action": "seat"}
+    )
+
+    page = response.text
+    assert response.status_code == 200
+    assert (checked(page, "players"), checked(page, "decks")) == (["6"], ["4"])
+    assert seat_names(page) == ["P1", "P2", "P3", "P4", "P5", "P6"]
+    assert 'data-decks="4"' in page
+
+
+def test_a_table_that_cannot_be_is_named(client):
+    response = client.post("/dispute/", {**CONTRACT_TRICK, "players": "9"})
+
+    assert response.status_code == 200
+    assert "Select a valid choice. 9 is not one of the available choices." in response.text
+    assert seat_names(response.text) == ["P1", "P2", "P3", "P4"]
 
 
 def test_it_judges_a_hand_without_trump(client):
@@ -122,15 +229,16 @@ def test_it_judges_a_hand_without_trump(client):
             "rules": "standard",
             "level": "5",
             "trump": "none",
+            "players": "4",
             "decks": "2",
-            "play_1": "5S 5S SJ SJ",
-            "play_2": "5H 5H BJ BJ",
-            "play_3": "AS AS KS KS",
-            "play_4": "2C 3C 4C 6C",
+            "play_0": "5S 5S SJ SJ",
+            "play_1": "5H 5H BJ BJ",
+            "play_2": "AS AS KS KS",
+            "play_3": "2C 3C 4C 6C",
         },
     )
 
-    verdict = text(response.text[response.text.index('id="verdict"') :])
+    verdict = verdict_text(response.text)
     assert "P1 wins the trick 40 points" in verdict
     assert "P1 led a tractor in trumps. standard · level 5 · No trump" in verdict
 
@@ -142,14 +250,15 @@ def test_a_failed_throw_shows_who_beats_it_what_to_lead_and_the_penalty(client):
             "rules": "open-ladder",
             "level": "2",
             "trump": "S",
+            "players": "4",
             "decks": "2",
-            "play_1": "AH QH QH",
-            "play_2": "KH KH 3H",
-            "hand_2": "KH KH 3H 4C",
+            "play_0": "AH QH QH",
+            "play_1": "KH KH 3H",
+            "hand_1": "KH KH 3H 4C",
         },
     )
 
-    verdict = text(response.text[response.text.index('id="verdict"') :])
+    verdict = verdict_text(response.text)
     assert "P1's throw fails P2 can beat it: P1 leads Q♥ Q♥ Penalty: 10 points" in verdict
     assert (
         "✗ Illegal: P1's throw fails: P2 held KH KH, which beats QH QH; "
@@ -160,15 +269,15 @@ def test_a_failed_throw_shows_who_beats_it_what_to_lead_and_the_penalty(client):
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        ({"play_2": "XH 9H"}, "play_2", "unknown card &#x27;XH&#x27;"),
-        ({"hand_3": "2C 2C 2C SJ SJ"}, "hand_3", "P3&#x27;s hand: 2C appears 3 times"),
-        ({"play_4": "SJ 3C"}, "play_4", "the plays: SJ appears 3 times"),
-        ({"hand_1": "5H 5H BJ BJ", "play_4": "BJ 3C"}, "play_4", "the hands and plays together"),
-        ({"play_2": "9H QH"}, "play_2", "P2&#x27;s play: QH is not in P2&#x27;s hand"),
-        ({"play_1": "AS KS", "hand_1": ""}, "play_1", "which the kawu rules forbid"),
-        ({"play_1": "5H 9S"}, "play_1", "mixes trumps and spades"),
-        ({"play_1": ""}, "play_1", "Give the cards P1 led."),
-        ({"play_3": ""}, "play_3", "P3 plays before P4: give P3&#x27;s cards too."),
+        ({"play_1": "XH 9H"}, "play_1", "unknown card &#x27;XH&#x27;"),
+        ({"hand_2": "2C 2C 2C SJ SJ"}, "hand_2", "P3&#x27;s hand: 2C appears 3 times"),
+        ({"play_3": "SJ 3C"}, "play_3", "the plays: SJ appears 3 times"),
+        ({"hand_0": "5H 5H BJ BJ", "play_3": "BJ 3C"}, "play_3", "the hands and plays together"),
+        ({"play_1": "9H QH"}, "play_1", "P2&#x27;s play: QH is not in P2&#x27;s hand"),
+        ({"play_0": "AS KS", "hand_0": ""}, "play_0", "which the kawu rules forbid"),
+        ({"play_0": "5H 9S"}, "play_0", "mixes trumps and spades"),
+        ({"play_0": ""}, "play_0", "Give the cards P1 led."),
+        ({"play_2": ""}, "play_2", "P3 plays before P4: give P3&#x27;s cards too."),
     ],
     ids=[
         "unknown card",
@@ -208,36 +317,52 @@ def test_it_asks_for_the_trump_and_the_level(client):
     assert 'value="9H KH"' in response.text
 
 
+# A game's table
+
+
 def test_it_prefills_the_hand_being_played_from_the_game(member, game):
-    add_hand(game, 1)  # North–South hold: South starts hand 2 at level 3 (open-ladder rotates).
+    add_hand(game, 1)  # Mei and Lin hold: Lin starts hand 2 at level 3 (open-ladder rotates).
 
     page = member.get(dispute_url(game)).text
 
     assert '<option value="open-ladder" selected>' in page
     assert '<option value="3" selected>' in page
-    assert not re.search(r'name="trump"[^>]*checked', page)  # bid afresh: the table taps it
-    assert re.search(r'name="leader" id="id_leader_2"\s+value="S" autocomplete="off" checked', page)
-    # The seats in play order from the leader, counter-clockwise: Lin, Jun, Mei, Hao.
-    names = re.findall(r'<h2 class="seat-name">(\w+) ', page)
-    assert names == ["Lin", "Jun", "Mei", "Hao"]
+    assert checked(page, "trump") == []  # bid afresh: the table taps it
+    assert checked(page, "leader") == ["2"]
+    assert seat_names(page) == ["Lin", "Hao", "Mei", "Jun"]  # play order from the leader
+    assert "Thursday Tractor: 4 players, 2 decks." in text(page)
+    assert 'name="players"' not in page
+    assert 'name="decks"' not in page
 
 
 def test_a_recorded_hand_prefills_its_own_level_trump_and_declarer(member, game):
     add_hand(game, 1)
-    add_hand(game, 2, declarer="S", trump="")
+    add_hand(game, 2, declarer=2, trump="", bid="none")
 
     page = member.get(dispute_url(game) + "?hand=1").text
 
     assert '<option value="2" selected>' in page  # hand 1 was played at 2
-    assert re.search(r'value="H" autocomplete="off" checked', page)
-    assert re.search(r'value="N" autocomplete="off" checked', page)
+    assert (checked(page, "trump"), checked(page, "leader")) == (["H"], ["0"])
     hand_2 = member.get(dispute_url(game) + "?hand=2").text
-    assert re.search(r'value="none" autocomplete="off" checked', hand_2)
+    assert (checked(hand_2, "trump"), checked(hand_2, "leader")) == (["none"], ["2"])
+    assert seat_names(hand_2) == ["Lin", "Hao", "Mei", "Jun"]
+
+
+def test_a_fixed_trump_game_prefills_the_hand_s_trump(member, start_game):
+    game = start_game(trumps=TrumpRule(suits=(Suit.HEARTS, Suit.SPADES)), first_declarer=0)
+    add_hand(game, 1, bid="")
+
+    page = member.get(dispute_url(game)).text
+
+    assert checked(page, "trump") == ["S"]  # the rotation's second suit
+    assert checked(page, "leader") == ["2"]
+    no_trump = start_game(trumps=TrumpRule(no_trump=True), first_declarer=3)
+    page = member.get(dispute_url(no_trump)).text
+    assert (checked(page, "trump"), checked(page, "leader")) == (["none"], ["3"])
 
 
 def test_a_group_s_own_table_is_among_the_rules(member, game):
-    rules = {**get_rules("kawu").to_json(), "name": "Thursday rules"}
-    game.rules_json = rules
+    game.rules_json = {**game.rules.to_json(), "name": "Thursday rules"}
     game.save()
 
     page = member.get(dispute_url(game)).text
@@ -245,19 +370,124 @@ def test_a_group_s_own_table_is_among_the_rules(member, game):
     assert '<option value="game" selected>Thursday rules</option>' in page
 
 
+def test_a_six_seat_game_prefills_the_team_s_level_and_its_next_starter(member, six_game):
+    add_hand(six_game, 1)  # Mei's team holds to 45 of 300: +2, and Lin is next of them.
+
+    page = member.get(dispute_url(six_game)).text
+
+    assert '<option value="4" selected>' in page
+    assert checked(page, "leader") == ["2"]
+    assert seat_names(page) == ["Lin", "Hao", "Wei", "Yan", "Mei", "Jun"]
+    assert "Thursday Tractor: 6 players, 3 decks." in text(page)
+
+
+def test_before_anyone_bids_the_level_is_the_table_s_if_it_is_shared(member, start_game, six):
+    even = start_game(seated=six)
+    uneven = start_game(seated=six, levels=[Rank.THREE, Rank.TWO] * 3)
+
+    assert '<option value="2" selected>' in member.get(dispute_url(even)).text
+    page = member.get(dispute_url(uneven)).text
+    level = re.search(r'<select name="level".*?</select>', page, flags=re.S).group()
+    # Mei's team is at 3 and Jun's at 2: the level waits for the bid.
+    assert re.findall(r'<option value="(\w*)" selected>', level) == [""]
+    assert checked(page, "leader") == ["0"]
+
+
+def six_seat_trick(**changes) -> dict:
+    """Lin leads a pair of kings of spades at the six-seat table; Yan, holding a pair of
+    spades, does not play it; Jun, void, trumps with a pair of level cards."""
+    return {
+        "rules": "standard",
+        "level": "4",
+        "trump": "H",
+        "leader": "2",
+        "play_2": "KS KS",
+        "play_3": "3S 3S",
+        "play_4": "AS AS",
+        "play_5": "5S 6S",
+        "hand_5": "5S 6S 9S 9S",
+        "play_0": "KS 2S",
+        "play_1": "4H 4H",
+        **changes,
+    }
+
+
+def test_a_six_seat_game_judges_and_keeps_a_three_deck_trick(member, six_game):
+    add_hand(six_game, 1)
+
+    response = member.post(dispute_url(six_game), six_seat_trick(action="save"))
+
+    assert response.status_code == 302
+    dispute = Dispute.objects.get()
+    assert dispute.hand_number == 2
+    assert dispute.request["decks"] == 3  # three kings of spades are no error
+    assert [name for name, _cards in dispute.request["plays"]] == [
+        "Lin",
+        "Hao",
+        "Wei",
+        "Yan",
+        "Mei",
+        "Jun",
+    ]
+    assert dispute.verdict["winner"] == "Jun"
+    assert judge_request(dispute.request) == dispute.verdict
+    assert dispute.complete
+    verdict = verdict_text(member.post(dispute_url(six_game), six_seat_trick()).text)
+    assert "Jun wins the trick 35 points" in verdict
+    assert "Yan 5♠ 6♠ ✗ Illegal: Yan held the pair 9S 9S in spades and had to play it" in verdict
+
+
+def test_a_six_seat_trick_in_progress_is_winning_so_far(member, six_game):
+    page = member.post(dispute_url(six_game), six_seat_trick(play_1="")).text
+
+    assert "Wei is winning so far" in verdict_text(page)
+    member.post(dispute_url(six_game), six_seat_trick(play_1="", action="save"))
+    assert not Dispute.objects.get().complete
+
+
+def test_another_leader_seats_the_table_from_them(member, six_game):
+    response = member.post(
+        dispute_url(six_game),
+        six_seat_trick(leader="4", action="seat"),
+        headers={"HX-Request": "true"},
+    )
+
+    page = response.text
+    assert page.lstrip().startswith('<section id="verdict" aria-live="polite">\n')
+    assert seat_names(page) == ["Wei", "Yan", "Mei", "Jun", "Lin", "Hao"]
+    assert checked(page, "leader") == ["4"]
+    assert 'value="5S 6S 9S 9S"' in field_block(page, "hand_5")
+    assert "wins the trick" not in page
+
+
+def test_the_trick_is_read_in_play_order_from_the_leader(member, six_game):
+    # The same plays, led by Wei: his aces lead, and Lin's kings come after Jun's trumps.
+    response = member.post(dispute_url(six_game), six_seat_trick(leader="4"))
+
+    page = response.text
+    assert "Wei led a pair in spades." in verdict_text(page)
+    assert [play.split()[0] for play in verdict_plays(page)] == [
+        "Wei",
+        "Yan",
+        "Mei",
+        "Jun",
+        "Lin",
+        "Hao",
+    ]
+
+
 def trick_in_game(**changes) -> dict:
-    """Mei (North) leads a pair of trump fives; Jun (East, last) revokes."""
+    """Mei (seat 0) leads a pair of trump fives; Hao (last) revokes."""
     return {
         "rules": "open-ladder",
         "level": "5",
         "trump": "H",
-        "decks": "2",
-        "leader": "N",
-        "play_N": "5H 5H",
-        "play_W": "SJ SJ",
-        "play_S": "2C 3C",
-        "play_E": "9H KH",
-        "hand_E": "9H KH 7H 7H",
+        "leader": "0",
+        "play_0": "5H 5H",
+        "play_1": "SJ SJ",
+        "play_2": "2C 3C",
+        "play_3": "9H KH",
+        "hand_3": "9H KH 7H 7H",
         **changes,
     }
 
@@ -272,13 +502,14 @@ def test_it_saves_a_verdict_as_a_precedent_of_a_hand(member, user, game):
     dispute = Dispute.objects.get()
     assert (dispute.hand.number, dispute.hand_number, dispute.created_by) == (1, 1, user)
     assert dispute.request["plays"][0] == ["Mei", ["5H", "5H"]]
-    assert dispute.request["hands"] == {"Jun": ["9H", "KH", "7H", "7H"]}
-    assert dispute.verdict["winner"] == "Hao"
+    assert dispute.request["hands"] == {"Hao": ["9H", "KH", "7H", "7H"]}
+    assert dispute.request["decks"] == 2
+    assert dispute.verdict["winner"] == "Jun"
     # The precedent is a ``scoring judge`` request: the command line gives the same verdict.
     assert judge_request(dispute.request) == dispute.verdict
     page = text(member.get(game.get_absolute_url()).text)
-    assert "1 precedent Hao wins the trick 20 points" in page
-    assert "Jun held the pair 7H 7H in trumps and had to play it" in page
+    assert "1 precedent Jun wins the trick 20 points" in page
+    assert "Hao held the pair 7H 7H in trumps and had to play it" in page
 
 
 def test_htmx_saves_in_place(member, game):
@@ -300,38 +531,40 @@ def test_htmx_saves_in_place(member, game):
 def test_judging_saves_nothing(member, game):
     response = member.post(dispute_url(game), trick_in_game(action="judge"))
 
-    assert "Hao wins the trick" in text(response.text)
+    assert "Jun wins the trick" in text(response.text)
     assert "Save the verdict" in response.text
     assert '<option value="1" selected>Hand 1, being played</option>' in response.text
     assert not Dispute.objects.exists()
 
 
-def test_a_precedent_of_the_hand_being_played_joins_it_when_it_is_recorded(member, game):
+def test_a_precedent_of_the_hand_being_played_joins_it_when_it_is_recorded(member, user, game):
     member.post(dispute_url(game), trick_in_game(action="save", hand_number="1"))
     dispute = Dispute.objects.get()
     assert dispute.hand is None
     assert "This hand: 1 precedent" in text(member.get(game.get_absolute_url()).text)
     game.refresh_from_db()  # the precedent changed the game for the phones watching it
 
-    member.post(
-        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+    game.record_hand(
         {
-            "version": game.version,
-            "declarer": "N",
+            "declarer": 0,
             "bid": "one",
             "trump": "H",
-            "kitty_points": "0",
-            "opponent_points": "45",
+            "kitty_points": 0,
+            "opponent_points": 45,
             "last_trick_winner": "declarers",
             "last_trick_format": "single",
+            "last_trick_cards": 1,
         },
+        version=game.version,
+        request_key="",
+        by=user,
     )
 
     dispute.refresh_from_db()
     assert dispute.hand == Hand.objects.get(number=1)
     page = text(member.get(game.get_absolute_url()).text)
     assert "This hand:" not in page
-    assert "1 precedent Hao wins the trick" in page
+    assert "1 precedent Jun wins the trick" in page
 
 
 def test_an_undone_hand_s_precedents_wait_for_the_hand_played_again(member, game):
@@ -354,12 +587,20 @@ def test_a_hand_that_can_no_longer_take_precedents_is_named(member, game):
 
 
 def test_a_bad_trick_is_not_saved(member, game):
-    response = member.post(dispute_url(game), trick_in_game(action="save", play_E="9H QH"))
+    response = member.post(dispute_url(game), trick_in_game(action="save", play_3="9H QH"))
 
     assert response.status_code == 200
-    assert "P2" not in field_block(response.text, "play_E")
-    assert "Jun&#x27;s play: QH is not in Jun&#x27;s hand" in field_block(response.text, "play_E")
+    block = field_block(response.text, "play_3")
+    assert "P4" not in block
+    assert "Hao&#x27;s play: QH is not in Hao&#x27;s hand" in block
     assert not Dispute.objects.exists()
+
+
+def test_a_leader_who_is_not_at_the_table_is_named(member, game):
+    response = member.post(dispute_url(game), trick_in_game(leader="6"))
+
+    assert response.status_code == 200
+    assert "Select a valid choice. 6 is not one of the available choices." in response.text
 
 
 def test_the_game_and_its_hands_link_to_the_dispute(member, game):
@@ -381,6 +622,33 @@ def test_it_hides_a_game_s_dispute_from_people_outside_the_group(client, outside
     assert not Dispute.objects.exists()
 
 
+def test_precedents_know_a_complete_trick_without_a_query_each(six_game):
+    hands = [add_hand(six_game, 1), add_hand(six_game, 2, declarer=2)]
+    table = zip(
+        ("Mei", "Jun", "Lin", "Hao", "Wei", "Yan"),
+        ("AS", "KS", "QS", "JS", "TS", "9S"),
+        strict=True,
+    )
+    whole = {"level": "2", "trump": "S", "decks": 3, "plays": [[n, [c]] for n, c in table]}
+    for hand in hands:
+        for request in (whole, {**whole, "plays": whole["plays"][:5]}):
+            Dispute.objects.create(
+                game=six_game,
+                hand=hand,
+                hand_number=hand.number,
+                request=request,
+                verdict=judge_request(request),
+            )
+    game = Game.objects.get(pk=six_game.pk)
+
+    with CaptureQueriesContext(connection) as queries:
+        found = game.precedents(hands)
+        complete = {n: [dispute.complete for dispute in found[n]] for n in found}
+
+    assert complete == {1: [True, False], 2: [True, False]}
+    assert len(queries) == 2  # the precedents, and the game's seats once
+
+
 def page_queries(client, url: str) -> tuple[int, str]:
     with CaptureQueriesContext(connection) as queries:
         page = client.get(url)
@@ -388,10 +656,9 @@ def page_queries(client, url: str) -> tuple[int, str]:
     return len(queries), page.text
 
 
-def test_the_scoreboard_s_queries_do_not_grow_with_precedents(member, game, endless_hands):
+def test_the_scoreboard_s_queries_do_not_grow_with_precedents(member, start_game, endless_hands):
     # 300 hands where the opponents always take the deal at 80, each with a precedent.
-    game.rules_json = get_rules("standard").to_json()
-    game.save()
+    game = start_game("standard")
     hands = endless_hands(game)
     without, _page = page_queries(member, game.get_absolute_url())
     request = {"level": "2", "trump": "S", "plays": [["Mei", ["AS"]]]}
@@ -421,8 +688,11 @@ def test_watching_phones_see_a_new_precedent(member, client, game):
     assert "1 precedent" in text(poll.text)
 
 
-def test_deleting_an_earlier_hand_keeps_waiting_precedents_with_the_hand_being_played(member, game):
-    for number, declarer in ((1, "N"), (2, "S"), (3, "N")):  # open-ladder rotates the start
+def test_deleting_an_earlier_hand_keeps_waiting_precedents_with_the_hand_being_played(
+    member, start_game
+):
+    game = start_game("standard")  # Mei's team bids and holds: either of them may start
+    for number, declarer in ((1, 0), (2, 2), (3, 0)):
         add_hand(game, number, declarer=declarer)
     member.post(dispute_url(game), trick_in_game(action="save", hand_number="4"))
     game.refresh_from_db()

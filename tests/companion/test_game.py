@@ -1,4 +1,5 @@
-"""The scoreboard and recording hands: what the scorekeeper and the watchers see."""
+"""The scoreboard and recording hands: what the scorekeeper and the watchers see, at every
+table: four partners, six or eight with more decks, pairs, find-a-friend, a fixed trump."""
 
 from __future__ import annotations
 
@@ -7,33 +8,37 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
-from companion.models import Game, Group, Hand, HandChange, Membership, Player
-from scoring import get_rules
+from companion.models import Hand, HandChange, Player
+from scoring import Rank, Suit, Teams, TrumpRule
 
 pytestmark = pytest.mark.django_db
 
-SEATS = {"north": "Mei", "east": "Jun", "south": "Lin", "west": "Hao"}
+# Wei and Yan join the cast at the bigger tables; Zhao and Xiu make eight.
+MORE = ("Wei", "Yan", "Zhao", "Xiu")
 
 
 @pytest.fixture
-def scorekeeper(client):
-    user = User.objects.create_user("mei", password="a long table password")
-    client.force_login(user)
-    return user
+def game(member, start_game):
+    """Mei and Lin against Jun and Hao, standard rules, everyone at 2."""
+    return start_game()
 
 
 @pytest.fixture
-def game(scorekeeper):
-    group = Group.objects.create(name="Thursday Tractor")
-    Membership.objects.create(group=group, user=scorekeeper)
-    seats = {seat: Player.objects.create(group=group, name=name) for seat, name in SEATS.items()}
-    return Game.objects.create(group=group, rules_json=get_rules("standard").to_json(), **seats)
+def everyone(group, players) -> list[Player]:
+    """The cast and four more, in play order: Mei, Jun, Lin, Hao, Wei, Yan, Zhao, Xiu."""
+    return players + [Player.objects.create(group=group, name=name) for name in MORE]
+
+
+@pytest.fixture
+def six_friends(member, start_game, everyone):
+    """Six players with three decks, each for themselves: a declarer calls one card."""
+    return start_game(seated=everyone[:6], teams=Teams.FIND_A_FRIEND)
 
 
 def hand(**changes) -> dict:
-    """A hand North declares and holds to 45 points: North–South climb 1."""
+    """A hand Mei declares in hearts and holds to 45 points: her side climbs 1."""
     return {
-        "declarer": "N",
+        "declarer": "0",
         "bid": "one",
         "trump": "H",
         "kitty_cards": "",
@@ -52,6 +57,19 @@ def record(client, game, **changes):
     return client.post(f"/groups/{game.group_id}/games/{game.pk}/hands/new/", data)
 
 
+def new_hand_page(client, game) -> str:
+    return client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
+
+
+def scoreboard(client, game) -> str:
+    """The game's page as a player reads it: its text, without the markup."""
+    return read(client.get(game.get_absolute_url()).text)
+
+
+def read(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)).replace(" · ", " · ")
+
+
 def test_it_records_a_hand_and_shows_what_it_did(client, game):
     response = record(client, game)
 
@@ -59,9 +77,12 @@ def test_it_records_a_hand_and_shows_what_it_did(client, game):
     assert response["Location"] == game.get_absolute_url()
     page = client.get(game.get_absolute_url()).text
     assert "Opponents 45: 40–75, declarers climb 1" in page
-    assert 'data-level="NS">3<' in page
-    assert 'data-level="EW">2<' in page
-    assert "Next hand: North–South declare at level 3." in page
+    assert 'data-level="0-2">3<' in page
+    assert 'data-level="1-3">2<' in page
+    assert "Mei or Lin may start hand 2 at level 3 (Lin by turn): the declarers held." in page
+    assert "#1 · Mei at 2 · ♥" in page
+    assert "Mei and Lin against Jun and Hao" in page
+    assert "Mei and Lin 2 → 3" in page
 
 
 def test_it_previews_a_hand_without_saving_it(client, game):
@@ -74,7 +95,10 @@ def test_it_previews_a_hand_without_saving_it(client, game):
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<section id="preview"')
     assert "Opponents 120: 80+, opponents take the deal" in response.text
-    assert "East–West declare next" in response.text
+    assert (
+        "Jun or Hao may start hand 2 at level 2 (Jun by turn): Jun and Hao take over."
+        in response.text
+    )
     assert not Hand.objects.exists()
 
 
@@ -106,12 +130,14 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
         ({"opponent_points": "42"}, "opponent_points must be a multiple of 5 from 0 to 200"),
         (
             {"opponent_points": "150", "kitty_points": "60"},
-            "opponent_points 150 + kitty_points 60 = 210, but the deck holds only 200 points",
+            "opponent_points 150 + kitty_points 60 = 210, but 2 decks hold only 200 points",
         ),
         ({"kitty_points": ""}, "Give the kitty&#x27;s points, or tap its cards."),
         ({"last_trick_format": "throw", "last_trick_cards": "3"}, "standard rules allow no throws"),
         ({"declarer": "Q"}, "Select a valid choice"),
         ({"opponent_points": "many"}, "Enter a whole number"),
+        ({"bid": "big-jokers"}, "a bid of big jokers means no trump, not H"),
+        ({"bid": "pair", "trump": ""}, "a bid of a pair of level cards makes that card"),
     ],
 )
 def test_it_refuses_a_bad_hand_naming_the_problem_and_keeping_the_input(
@@ -157,16 +183,29 @@ def test_it_tells_the_slower_of_two_scorekeepers_and_keeps_the_first_save(client
 
 def test_it_lets_only_the_declaring_team_declare_the_next_hand(client, game):
     record(client, game)
+    page = new_hand_page(client, game)
 
-    response = record(client, game, declarer="E")
+    response = record(client, game, declarer="1")
 
-    assert "Select a valid choice. E is not one of the available choices." in response.text
+    assert "Select a valid choice. 1 is not one of the available choices." in response.text
     assert Hand.objects.count() == 1
+    # Under a bid either partner may start; the one whose turn it is comes ticked.
+    assert re.findall(r'name="declarer" id="[^"]+"\s+value="(\d)"[^>]*?(checked)?>', page) == [
+        ("0", ""),
+        ("2", "checked"),
+    ]
+
+
+def test_the_first_hand_of_a_bid_game_may_be_started_by_anyone(client, game):
+    page = new_hand_page(client, game)
+
+    assert "Hand 1: whoever wins the bid starts it." in page
+    assert re.findall(r'name="declarer" id="[^"]+"\s+value="(\d)"', page) == ["0", "1", "2", "3"]
 
 
 def test_an_edit_of_an_early_hand_changes_the_later_levels(client, game):
     record(client, game)
-    record(client, game, declarer="S", opponent_points="40")
+    record(client, game, declarer="2", opponent_points="40")
     game.refresh_from_db()
 
     response = client.post(
@@ -176,9 +215,9 @@ def test_an_edit_of_an_early_hand_changes_the_later_levels(client, game):
 
     assert response.status_code == 302
     page = client.get(game.get_absolute_url()).text
-    assert "Hand 1 corrected. North–South now at 6 (was 4)." in page
+    assert "Hand 1 corrected. Mei and Lin now at 6 (was 4)." in page
     assert "Opponents 0: 0, declarers climb 3" in page
-    assert 'data-level="NS">6<' in page
+    assert 'data-level="0-2">6<' in page
     assert list(HandChange.objects.values_list("action", flat=True)) == [
         "edited",
         "recorded",
@@ -194,9 +233,18 @@ def test_an_edit_of_an_early_hand_changes_the_later_levels(client, game):
     assert "kitty points</dt>" not in history.split("Hand 1 edited")[1].split("Hand 2")[0]
 
 
+def test_the_history_names_the_declarer(client, game):
+    record(client, game)
+
+    history = client.get(f"/groups/{game.group_id}/games/{game.pk}/history/").text
+
+    assert re.search(r"declarer</dt>\s*<dd[^>]*>Mei</dd>", history)
+    assert "friends</dt>" not in history
+
+
 def test_an_edit_that_breaks_a_later_hand_is_refused(client, game):
     record(client, game)
-    record(client, game, declarer="S")
+    record(client, game, declarer="2")
     game.refresh_from_db()
 
     response = client.post(
@@ -205,7 +253,7 @@ def test_an_edit_that_breaks_a_later_hand_is_refused(client, game):
     )
 
     assert response.status_code == 200
-    assert "hand 2: S cannot declare: EW are the declarers this hand" in response.text
+    assert "hand 2: Lin cannot start this hand: Jun or Hao may start it" in response.text
     assert Hand.objects.get(number=1).opponent_points == 45
 
 
@@ -225,8 +273,8 @@ def test_undo_removes_the_last_hand_and_keeps_it_in_the_history(client, game):
 
 def test_deleting_a_middle_hand_renumbers_the_later_ones(client, game):
     record(client, game)
-    record(client, game, declarer="S", opponent_points="0")
-    record(client, game, declarer="N", opponent_points="5")
+    record(client, game, declarer="2", opponent_points="0")
+    record(client, game, declarer="0", opponent_points="5")
     game.refresh_from_db()
 
     client.post(
@@ -237,12 +285,14 @@ def test_deleting_a_middle_hand_renumbers_the_later_ones(client, game):
     assert list(Hand.objects.values_list("number", "opponent_points")) == [(1, 45), (2, 5)]
 
 
-def test_a_team_that_holds_at_ace_wins_and_no_more_hands_can_be_recorded(client, game):
-    Game.objects.filter(pk=game.pk).update(north_south_level="A")
+def test_a_team_that_holds_at_ace_wins_and_no_more_hands_can_be_recorded(
+    client, member, start_game
+):
+    game = start_game(levels=[Rank.ACE, Rank.TWO, Rank.ACE, Rank.TWO])
     record(client, game, opponent_points="30")
 
     page = client.get(game.get_absolute_url()).text
-    assert "North–South win the game after 1 hand." in page
+    assert "Mei and Lin win the game after 1 hand." in page
     banner = page.split('role="status"')[1].split("</div>\n")[0]
     assert "Opponents 30: 5–35, declarers hold at A and win the game" in banner
     assert "Record a hand" not in page
@@ -292,29 +342,49 @@ def test_it_hides_the_game_from_people_outside_the_group(client, game):
     assert client.post(game.get_absolute_url(), {"action": "undo"}).status_code == 404
 
 
+@pytest.mark.parametrize("size", [4, 8])
 def test_pages_use_a_fixed_number_of_queries_however_long_the_game(
-    client, game, django_assert_max_num_queries, endless_hands
+    client, member, start_game, everyone, size, django_assert_max_num_queries, endless_hands
 ):
+    game = start_game(seated=everyone[:size])
     # 300 hands where the opponents always take the deal at 80: the game never ends.
-    endless_hands(game)
+    if size == 4:
+        endless_hands(game)
+    else:
+        # Eight partners take over at 160 with four decks: seats 0 and 1 take turns.
+        Hand.objects.bulk_create(
+            Hand(
+                game=game,
+                number=number,
+                declarer=0 if number % 2 else 1,
+                bid="none",
+                kitty_points=0,
+                opponent_points=160,
+                last_trick_winner="declarers",
+                last_trick_format="single",
+                last_trick_cards=1,
+            )
+            for number in range(1, 301)
+        )
 
     with django_assert_max_num_queries(6):
         assert client.get(game.get_absolute_url()).status_code == 200
     with django_assert_max_num_queries(6):
         assert client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").status_code == 200
+    client.logout()
+    # A watcher: the game, its seats, its hands, its precedents.
+    with django_assert_max_num_queries(4):
+        assert client.get(f"/watch/{game.share_token}/").status_code == 200
 
 
 @pytest.fixture
-def open_ladder_game(game):
-    Game.objects.filter(pk=game.pk).update(rules_json=get_rules("open-ladder").to_json())
-    game.refresh_from_db()
-    return game
+def open_ladder_game(member, start_game):
+    return start_game("open-ladder", first_declarer=0)
 
 
 def test_a_failed_throw_moves_points_under_rules_with_throws(client, open_ladder_game):
     game = open_ladder_game
-    page = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
-    assert "Cards the declarers took back" in page
+    assert "Cards the declarers took back" in new_hand_page(client, game)
 
     record(client, game, opponent_points="60", declarer_cards_taken_back="3")
 
@@ -325,18 +395,31 @@ def test_a_failed_throw_moves_points_under_rules_with_throws(client, open_ladder
 
 
 def test_the_hand_form_asks_about_failed_throws_only_where_throws_are_allowed(client, game):
-    page = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
+    assert "Cards the declarers took back" not in new_hand_page(client, game)
 
-    assert "Cards the declarers took back" not in page
     record(client, game, declarer_cards_taken_back="3")
+
     assert Hand.objects.get().declarer_cards_taken_back == 0
 
 
-def test_the_quick_totals_are_the_lines_of_the_game_s_own_rules(client, game, open_ladder_game):
-    page = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
+def test_the_quick_totals_are_the_lines_of_the_game_s_own_rules(client, open_ladder_game):
+    page = new_hand_page(client, open_ladder_game)
 
     # open-ladder changes its result at 40, 80, 120, 160 and 200: the first three fit with 0.
     assert re.findall(r'data-value="(\d+)"', page) == ["0", "40", "80", "120"]
+
+
+def test_a_rotating_start_names_who_starts_and_why(client, open_ladder_game):
+    game = open_ladder_game
+    assert "Mei starts hand 1 at level 2." in client.get(game.get_absolute_url()).text
+
+    record(client, game, opponent_points="90")
+
+    page = client.get(game.get_absolute_url()).text
+    assert "Jun starts hand 2 at level 2: Jun and Hao take over." in page
+    assert re.findall(
+        r'name="declarer" id="[^"]+"\s+value="(\d)"', new_hand_page(client, game)
+    ) == ["1"]
 
 
 @pytest.mark.parametrize(
@@ -351,3 +434,203 @@ def test_the_engine_s_complaint_stands_beside_the_field_it_is_about(client, game
     response = record(client, game, **changes)
 
     assert f'id="error_1_id_{field}"' in response.text
+
+
+def test_a_bid_that_does_not_fit_the_trump_is_named_beside_the_trump(client, game):
+    response = record(client, game, bid="small-jokers")
+
+    trump = response.text.split(">Trump</legend>")[1].split("</fieldset>")[0]
+    assert "a bid of small jokers means no trump, not H" in trump
+
+
+# Six players, three decks, find a friend.
+
+
+def test_a_find_a_friend_scoreboard_has_a_ladder_for_every_player(client, six_friends):
+    page = client.get(six_friends.get_absolute_url()).text
+
+    assert re.findall(r'data-level="(\d)">2<', page) == ["0", "1", "2", "3", "4", "5"]
+    assert "6 players, 3 decks, find a friend · 1 card called" in page
+    assert "Hand 1: whoever wins the bid starts it." in page
+
+
+def test_a_friend_found_climbs_with_the_declarer(client, six_friends):
+    # Three decks: 60–115 is a climb of 1 for the declarers.
+    response = record(client, six_friends, friends=["4"], opponent_points="60")
+
+    assert response.status_code == 302
+    assert Hand.objects.get().friends == [4]
+    page = client.get(six_friends.get_absolute_url()).text
+    text = read(page)
+    assert "Mei with Wei against Jun, Lin, Hao and Yan" in page
+    assert "Opponents 60: 60–115, declarers climb 1" in page
+    assert "Mei 2 → 3 · Wei 2 → 3" in text
+    # The declarers held: the next of them after Mei starts.
+    assert "Wei starts hand 2 at level 3: the declarers held." in page
+    assert re.findall(r'data-level="(\d)">3<', page) == ["0", "4"]
+
+
+def test_a_declarer_whose_friend_never_came_climbs_one_more_for_holding_short_handed(
+    client, six_friends
+):
+    record(client, six_friends, friends=["nobody"], opponent_points="60")
+
+    page = client.get(six_friends.get_absolute_url()).text
+    assert Hand.objects.get().friends == []
+    assert "Mei alone against Jun, Lin, Hao, Wei and Yan" in page
+    assert "Opponents 60: 60–115, declarers climb 2, one more for holding short-handed" in page
+    assert "Mei starts hand 2 at level 4: the declarers held." in page
+
+
+def test_a_declarer_who_played_their_own_called_card_plays_alone(client, six_friends):
+    record(client, six_friends, friends=["0"], opponent_points="0")
+
+    page = client.get(six_friends.get_absolute_url()).text
+    assert Hand.objects.get().friends == [0]
+    assert "Mei alone against" in page
+    assert "Opponents 0: 0, declarers climb 4, one more for holding short-handed" in page
+
+
+def test_the_opponents_who_take_the_deal_all_climb_and_the_next_of_them_starts(
+    client, member, start_game, everyone
+):
+    game = start_game(
+        "open-ladder", seated=everyone[:6], teams=Teams.FIND_A_FRIEND, first_declarer=0
+    )
+
+    record(client, game, friends=["2"], opponent_points="180")
+
+    page = scoreboard(client, game)
+    # Three decks under open-ladder: 180–235 takes the deal and climbs 1.
+    assert "Opponents 180: 180–235, opponents take the deal and climb 1" in page
+    assert "Jun 2 → 3 · Hao 2 → 3 · Wei 2 → 3 · Yan 2 → 3" in page
+    assert "Jun starts hand 2 at level 3: the opponents took the deal." in page
+
+
+@pytest.mark.parametrize(
+    ("friends", "message"),
+    [
+        ([], "Tap who played the called card, or Nobody."),
+        (["nobody", "2"], "Nobody, or the friends who were found: not both."),
+        (["2", "4"], "a declarer calls 1 card, so at most 1 found a friend, got 2"),
+        (["9"], "Select a valid choice. 9 is not one of the available choices."),
+    ],
+)
+def test_it_asks_who_the_friends_were_and_refuses_too_many(client, six_friends, friends, message):
+    response = record(client, six_friends, friends=friends)
+
+    assert response.status_code == 200
+    assert message in response.text
+    assert not Hand.objects.exists()
+
+
+def test_a_three_deck_hand_form_takes_the_table_s_kitty_and_points(client, six_friends):
+    page = new_hand_page(client, six_friends)
+
+    assert 'data-kitty="6" data-copies="3"' in page
+    assert "The 6 buried cards" in page
+    assert re.search(r'name="opponent_points"[^>]* min="0" max="300"', page)
+    assert re.search(r'name="kitty_points"[^>]* min="0" max="60"', page)
+    assert re.findall(r'data-most="(\d+)"', page) == ["12", "12", "12"]
+    assert "Who played the called card?" in page
+
+    record(
+        client,
+        six_friends,
+        friends=["2"],
+        kitty_cards="KD KD KD 5H 5H 5H",
+        kitty_points="",
+        opponent_points="250",
+    )
+    assert Hand.objects.get().kitty_points == 45
+
+
+def test_a_find_a_friend_hand_can_be_corrected_to_another_friend(client, six_friends):
+    record(client, six_friends, friends=["4"], opponent_points="60")
+    six_friends.refresh_from_db()
+    form = client.get(f"/groups/{six_friends.group_id}/games/{six_friends.pk}/hands/1/").text
+    assert re.search(r'value="4"\s+autocomplete="off" checked', form)
+
+    client.post(
+        f"/groups/{six_friends.group_id}/games/{six_friends.pk}/hands/1/",
+        {"version": six_friends.version, **hand(friends=["3"], opponent_points="60")},
+    )
+
+    page = client.get(six_friends.get_absolute_url()).text
+    assert "Hand 1 corrected. Hao now at 3 (was 2). Wei now at 2 (was 3)." in page
+    history = client.get(f"/groups/{six_friends.group_id}/games/{six_friends.pk}/history/").text
+    assert "Wei → Hao" in history
+
+
+# Eight players with four decks; pairs; a fixed trump.
+
+
+def test_eight_partners_play_with_four_decks(client, member, start_game, everyone):
+    game = start_game(seated=everyone)
+
+    record(client, game, opponent_points="155", kitty_cards="KD KD KD KD 5H 5H 5H 5H")
+
+    page = client.get(game.get_absolute_url()).text
+    assert "8 players, 4 decks, partners" in page
+    assert "Mei, Lin, Wei and Zhao against Jun, Hao, Yan and Xiu" in page
+    # Four decks: 0 → +3, 5–75 → +2, 80–155 → +1, 160+ take over.
+    assert "Opponents 155 (the declarers took the last trick and the kitty): 80–155" in page
+    assert "Mei, Lin, Wei and Zhao 2 → 3" in read(page)
+
+
+def test_pairs_play_the_declaring_pair_against_all_the_others(client, member, start_game, everyone):
+    game = start_game(seated=everyone[:6], teams=Teams.PAIRS)
+
+    record(client, game, opponent_points="120")
+
+    page = client.get(game.get_absolute_url()).text
+    assert [re.sub(r"<[^>]+>", "", name) for name in re.findall(r'fw-semibold">([^<]+)<', page)][
+        :3
+    ] == ["Mei and Hao", "Jun and Wei", "Lin and Yan"]
+    assert "Mei and Hao against Jun, Lin, Wei and Yan" in page
+    # Only the pair of the next player after Mei climbs, and declares next.
+    assert "Jun or Wei may start hand 2 at level 2 (Jun by turn): Jun and Wei take over." in page
+
+
+def test_a_fixed_trump_asks_no_bid_and_stores_the_hand_s_suit(client, member, start_game):
+    game = start_game(trumps=TrumpRule(suits=(Suit.SPADES, Suit.HEARTS)), first_declarer=1)
+    page = new_hand_page(client, game)
+    assert 'name="bid"' not in page
+    assert 'name="trump"' not in page
+    assert "Trump is fixed for this hand: ♠. Nobody bids." in page
+    assert "Jun starts hand 1 at level 2." in page
+
+    record(client, game, declarer="1", bid="", trump="")
+    record(client, game, declarer="3", bid="", trump="")
+
+    assert list(Hand.objects.values_list("trump", "bid")) == [("S", ""), ("H", "")]
+    scoreboard = client.get(game.get_absolute_url()).text
+    assert "#2 · Hao at 3 · ♥" in scoreboard
+    assert "Hand 3's trump: ♠." in scoreboard
+
+
+def test_a_game_without_trump_plays_every_hand_without_trump(client, member, start_game):
+    game = start_game(trumps=TrumpRule(no_trump=True), first_declarer=0)
+
+    assert "This hand is played without trump. Nobody bids." in new_hand_page(client, game)
+    record(client, game, trump="S")
+
+    assert list(Hand.objects.values_list("trump", "bid")) == [("", "")]
+
+
+def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends):
+    record(client, six_friends, friends=["4"], opponent_points="60")
+    six_friends.refresh_from_db()
+    watched = client.get(f"/watch/{six_friends.share_token}/").text
+    assert "Mei with Wei against Jun, Lin, Hao and Yan" in watched
+
+    client.post(six_friends.get_absolute_url(), {"action": "undo", "version": six_friends.version})
+
+    assert not Hand.objects.exists()
+    assert "Hand 1: whoever wins the bid starts it." in scoreboard(client, six_friends)
+    history = read(
+        client.get(f"/groups/{six_friends.group_id}/games/{six_friends.pk}/history/").text
+    )
+    assert "Hand 1 deleted" in history
+    assert "friends Wei" in history
+    assert "declarer Mei" in history

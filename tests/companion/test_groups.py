@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from companion.models import Game, Group, Membership, Player
-from scoring import PRESETS, get_rules
+from companion.models import Group, Membership, Player
+from scoring import PRESETS, Teams
 
 pytestmark = pytest.mark.django_db
 
@@ -109,18 +109,36 @@ def test_it_lets_two_groups_have_a_player_of_the_same_name(member, group, player
     assert Player.objects.filter(name="Zoe").count() == 2
 
 
-def test_it_lists_the_games_with_their_rules_seats_and_date(member, group, players, user):
-    game = Game.objects.create(
-        group=group, rules_json=PRESETS["kawu"].to_json(), created_by=user, **players
-    )
+def test_it_lists_the_games_with_their_rules_seats_and_date(member, group, players, start_game):
+    game = start_game("kawu", first_declarer=0)
 
     page = member.get(f"/groups/{group.pk}/").text
 
     assert f'href="{reverse("game", args=[group.pk, game.pk])}"' in page
     assert "Mei &amp; Lin" in page
     assert "Jun &amp; Hao" in page
-    assert "kawu ·" in page
+    assert "kawu · Partners ·" in page
     assert game.created.strftime("%-d %b %Y") in page
+
+
+def test_it_lists_a_find_a_friend_game_with_all_its_players(member, group, players, start_game):
+    more = [Player.objects.create(group=group, name=name) for name in ("Wei", "Yan")]
+    start_game(seated=players + more, teams=Teams.FIND_A_FRIEND)
+
+    page = member.get(f"/groups/{group.pk}/").text
+
+    assert "Mei · Jun · Lin · Hao · Wei · Yan" in page
+    assert "standard · Find a friend ·" in page
+
+
+def test_the_group_page_reads_its_games_in_a_few_queries(
+    member, group, players, start_game, django_assert_max_num_queries
+):
+    for _ in range(10):
+        start_game()
+
+    with django_assert_max_num_queries(12):
+        assert member.get(f"/groups/{group.pk}/").status_code == 200
 
 
 def test_it_lists_the_groups_tables(member, group):
@@ -195,10 +213,9 @@ def test_it_keeps_the_name_when_the_new_one_is_blank(member, group):
     assert not group.players.exists()
 
 
-def test_the_group_page_lists_the_latest_games_and_counts_them_all(member, group, players):
-    rules = get_rules("standard").to_json()
+def test_the_group_page_lists_the_latest_games_and_counts_them_all(member, group, start_game):
     for _ in range(12):
-        Game.objects.create(group=group, rules_json=rules, **players)
+        start_game()
 
     page = member.get(f"/groups/{group.pk}/").text
 
@@ -207,7 +224,7 @@ def test_the_group_page_lists_the_latest_games_and_counts_them_all(member, group
 
 
 def test_a_member_says_which_player_they_are_and_can_take_it_back(member, user, group, players):
-    mei = players["north"]
+    mei = players[0]
 
     response = member.post(f"/groups/{group.pk}/", {"action": "me", "player": mei.pk})
 
@@ -226,7 +243,7 @@ def test_a_member_says_which_player_they_are_and_can_take_it_back(member, user, 
 def test_a_member_cannot_claim_a_player_another_account_claimed(
     member, user, outsider, group, players
 ):
-    jun = players["east"]
+    jun = players[1]
     jun.user = outsider
     jun.save()
 

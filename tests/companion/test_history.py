@@ -1,5 +1,5 @@
 """The group's ladder history: every game with its result, filters, the ratings, and the summaries
-that spare the page a replay of every hand (and always agree with one)."""
+that spare the page a replay of every hand (and always agree with one), at every shape of table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from history_games import make_games, save_game
+from history_games import VARIANTS, make_games, save_game
 from openskill.models import PlackettLuce
 
 import companion.charts
@@ -16,24 +16,30 @@ import companion.ratings
 from companion.models import Game, GameSummary, Hand, Player
 from companion.ratings import replay_ratings
 from scoring import Format, LastTrick, Side
-from scoring.game import HandResult, Seat, Team
+from scoring.game import HandResult
 from scoring.stats import GameRecord, player_stats
+from scoring.table import Teams
 
 pytestmark = pytest.mark.django_db
 
 HELD = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
 
 
-def hand(declarer: str, points: int) -> HandResult:
-    return HandResult(Seat(declarer), points, 0, HELD)
+def hand(declarer: int, points: int, friends: tuple[int, ...] = ()) -> HandResult:
+    return HandResult(declarer, points, 0, HELD, friends=friends)
 
 
 @pytest.fixture
 def cast(group, players) -> dict[str, Player]:
-    """The four of the cast by name, and Ed, who joined later."""
-    named = {player.name: player for player in players.values()}
-    named["Ed"] = Player.objects.create(group=group, name="Ed")
+    """The four of the cast by name, and Ed, Wei, Yan and Bo, who joined later."""
+    named = {player.name: player for player in players}
+    for name in ("Ed", "Wei", "Yan", "Bo"):
+        named[name] = Player.objects.create(group=group, name=name)
     return named
+
+
+def seated(cast, names: str) -> list[Player]:
+    return [cast[name] for name in names.split()]
 
 
 @pytest.fixture
@@ -42,20 +48,36 @@ def two_games(group, cast) -> tuple[Game, Game]:
     now = timezone.localtime()
     won = save_game(
         group,
-        {"north": cast["Mei"], "east": cast["Jun"], "south": cast["Lin"], "west": cast["Hao"]},
+        seated(cast, "Mei Jun Lin Hao"),
         "standard",
-        [hand("N", 45), hand("S", 0)],
-        levels=("K", "2"),
+        [hand(0, 45), hand(2, 0)],
+        levels=("K", "2", "K", "2"),
         created=now.replace(year=now.year - 1, month=3, day=14),
     )
     unfinished = save_game(
         group,
-        {"north": cast["Jun"], "east": cast["Mei"], "south": cast["Ed"], "west": cast["Lin"]},
+        seated(cast, "Jun Mei Ed Lin"),
         "kawu",
-        [hand("E", 50)],
+        [hand(1, 50)],
         created=now - timedelta(days=2),
+        first_declarer=1,
     )
     return won, unfinished
+
+
+@pytest.fixture
+def friendly(group, cast) -> Game:
+    """Yesterday five played find-a-friend: Hao and Mei lost the deal to Wei, who from A found
+    no friend and won alone."""
+    return save_game(
+        group,
+        seated(cast, "Wei Mei Jun Lin Hao"),
+        "standard",
+        [hand(4, 80, friends=(1,)), hand(0, 40)],
+        levels=("A", "2", "2", "2", "2"),
+        created=timezone.now() - timedelta(days=1),
+        teams=Teams.FIND_A_FRIEND,
+    )
 
 
 def url(group) -> str:
@@ -67,7 +89,7 @@ def text(response) -> str:
     return " ".join(response.text.split())
 
 
-def test_it_lists_every_game_with_its_date_seats_rules_result_and_length(member, group, two_games):
+def test_it_lists_every_game_with_its_date_teams_rules_result_and_length(member, group, two_games):
     won, unfinished = two_games
 
     page = text(member.get(url(group)))
@@ -76,10 +98,47 @@ def test_it_lists_every_game_with_its_date_seats_rules_result_and_length(member,
     assert "Mei &amp; Lin" in page and "Jun &amp; Hao" in page and "Jun &amp; Ed" in page
     assert won.created.strftime("14 Mar %Y") in page
     assert "standard" in page and "kawu" in page
-    assert "North–South won" in page
+    assert "Mei and Lin won" in page
     assert "2 hands" in page and "1 hand ·" in page
     assert "unfinished" in page
     assert "2 games · 3 hands" in page
+
+
+def test_a_row_shows_where_each_team_stands_in_an_unfinished_game(member, group, two_games):
+    page = text(member.get(url(group)))
+
+    # Mei (seat 1) and Lin (seat 3) held once under kawu: they climbed to 3.
+    row = page[page.index(f"/games/{two_games[1].pk}/") :]
+    assert (
+        'unfinished: <span class="text-nowrap">Jun &amp; Ed 2</span> · '
+        '<span class="text-nowrap">Mei &amp; Lin 3</span>'
+    ) in row
+
+
+def test_a_find_a_friend_row_names_every_player_and_the_lone_winner(
+    member, group, two_games, friendly
+):
+    page = text(member.get(url(group)))
+
+    row = page[page.index(f"/games/{friendly.pk}/") : page.index(f"/games/{two_games[1].pk}/")]
+    assert '<span class="fw-bold">Wei</span> · <span>Mei</span> · <span>Jun</span>' in row
+    assert "Find a friend · 2 hands" in row
+    assert "Wei won" in row
+
+
+def test_a_row_says_when_a_table_plays_with_other_decks_or_in_pairs(member, group, cast):
+    pairs = save_game(
+        group, seated(cast, "Mei Jun Lin Hao Ed Wei"), "standard", [], teams=Teams.PAIRS
+    )
+    four_with_three = save_game(group, seated(cast, "Mei Jun Lin Hao"), "standard", [], decks=3)
+
+    page = text(member.get(url(group)))
+
+    pairs_row = page[page.index(f"/games/{pairs.pk}/") :]
+    assert "Mei &amp; Hao" in pairs_row and "Jun &amp; Ed" in pairs_row
+    assert "Pairs · 0 hands" in pairs_row
+    three_row = page[page.index(f"/games/{four_with_three.pk}/") : page.index("Pairs ·")]
+    assert "3 decks · 0 hands" in three_row
 
 
 def test_it_filters_by_player(member, group, two_games, cast):
@@ -127,6 +186,15 @@ def test_it_ranks_the_players_of_finished_games_by_rating(member, group, two_gam
     assert "Not rated yet:" in page and f"/players/{cast['Ed'].pk}/" in page
 
 
+def test_a_lone_winner_of_find_a_friend_rises_above_the_four_she_beat(
+    member, group, friendly, cast
+):
+    page = text(member.get(url(group)))
+
+    ratings = page[page.index('id="ratings"') : page.index("</table>")]
+    assert ratings.index("Wei") < min(ratings.index(name) for name in ("Mei", "Jun", "Lin"))
+
+
 def test_it_draws_the_opponents_totals_against_the_bands(member, group, two_games):
     page = text(member.get(url(group)))
 
@@ -134,6 +202,16 @@ def test_it_draws_the_opponents_totals_against_the_bands(member, group, two_game
     assert "<svg" in page and 'viewBox="0 0 320' in page
     assert "40–75: declarers +1" in page
     assert "80+: deal changes hands" in page
+
+
+def test_three_decks_draw_their_totals_against_bands_of_three_decks(member, group, cast):
+    save_game(group, seated(cast, "Mei Jun Lin Hao Ed Wei"), "standard", [hand(0, 150)])
+
+    page = text(member.get(url(group)))
+
+    assert "Opponents' totals · standard, 3 decks" in page
+    assert "60–115: declarers +1" in page and "120+: deal changes hands" in page
+    assert "Opponents' totals in 1 hand under standard with 3 decks" in page
 
 
 def test_the_group_page_links_to_the_history(member, group):
@@ -160,20 +238,35 @@ def test_it_sends_an_anonymous_visitor_to_log_in(client, group, two_games, cast,
 
 @pytest.fixture
 def many_games(group, cast):
-    return make_games(group, list(cast.values()), 36, seed=3)
+    """36 games at every shape of table, from four partners to eight finding friends."""
+    return make_games(group, list(cast.values()), 36, seed=3, tables=VARIANTS)
+
+
+def test_the_variant_games_are_every_shape_of_table(many_games):
+    shapes = {(game.teams, len(game.players), game.decks) for game in many_games}
+
+    assert shapes == {
+        ("partners", 4, 2),
+        ("find-a-friend", 5, 2),
+        ("pairs", 6, 3),
+        ("partners", 6, 3),
+        ("find-a-friend", 8, 4),
+        ("partners", 4, 3),
+    }
 
 
 def test_the_history_runs_a_fixed_number_of_queries(
     member, group, cast, many_games, django_assert_max_num_queries
 ):
-    # The first visit makes every game's summary: one query reads the games, one their hands,
-    # one saves the summaries; later visits find the ladder kept and ask only whether it holds.
-    with django_assert_max_num_queries(8):
+    # The first visit makes every game's summary: one query reads the games, two their seats
+    # and players, one their hands, one saves the summaries; later visits find the ladder kept
+    # and ask only whether it holds.
+    with django_assert_max_num_queries(10):
         first = member.get(url(group))
     with django_assert_max_num_queries(5):
         again = member.get(url(group), {"player": cast["Mei"].pk, "page": "2"})
-    make_games(group, list(cast.values()), 12, seed=4)
-    with django_assert_max_num_queries(8):
+    make_games(group, list(cast.values()), 12, seed=4, tables=VARIANTS)
+    with django_assert_max_num_queries(10):
         more = member.get(url(group))
 
     assert first.status_code == again.status_code == more.status_code == 200
@@ -197,12 +290,7 @@ def test_the_ladder_is_kept_until_a_game_changes(group, cast, user, many_games):
 def records_by_replay(group) -> list[GameRecord]:
     """Every game's record made afresh from its hands, with no summary."""
     return [
-        GameRecord.of(
-            game.pk,
-            game.scored(),
-            {seat: game.player_at(seat).pk for seat in Seat},
-            game.created,
-        )
+        GameRecord.of(game.pk, game.scored(), [player.pk for player in game.players], game.created)
         for game in Game.objects.filter(group=group).order_by("created", "pk")
     ]
 
@@ -213,16 +301,21 @@ def test_the_summaries_agree_with_a_replay_after_edits_deletes_and_new_hands(
     member.get(url(group))  # every summary made
     oldest, second, third = many_games[:3]
 
-    first_hand = oldest.hands.get(number=1)
-    fields = {"opponent_points": 0 if first_hand.opponent_points else 5}
-    oldest.edit_hand(1, fields, version=oldest.version, by=user)
+    # The last hand, so that no later hand must follow another declarer.
+    last = oldest.hands.last()
+    fields = {"opponent_points": 0 if last.opponent_points else 5}
+    oldest.edit_hand(last.number, fields, version=oldest.version, by=user)
     second.delete_hand(second.hands.count(), version=second.version, by=user)
     scored = third.scored()
+    trumps = third.table.trumps
+    trump = trumps.fixed(scored.state.number) if not trumps.bids else None
     if not scored.state.game_over:
-        declarer = scored.state.starter or scored.state.declarers.seats[0]
         third.record_hand(
             {
-                "declarer": declarer.value,
+                "declarer": scored.state.next_declarers[0],
+                "friends": [],
+                "bid": "one" if trumps.bids else "",
+                "trump": "S" if trumps.bids else (trump.value if trump else ""),
                 "kitty_points": 0,
                 "opponent_points": 40,
                 "last_trick_winner": "declarers",
@@ -272,14 +365,21 @@ def test_ratings_replay_every_finished_game_in_order_with_openskill(group, two_g
     assert cast["Ed"].pk not in ratings  # only an unfinished game
 
 
+def test_a_find_a_friend_game_rates_its_winner_against_everyone_else(group, friendly, cast):
+    model = PlackettLuce()
+    wei, *others = (model.rating() for _ in range(5))
+    [[wei], others] = model.rate([[wei], others], ranks=[0, 1])
+
+    ratings = GameSummary.ladder(group).ratings
+
+    assert ratings[cast["Wei"].pk][-1].mu == pytest.approx(wei.mu)
+    assert ratings[cast["Hao"].pk][-1].mu == pytest.approx(others[-1].mu)
+
+
 def test_an_edit_to_an_old_game_changes_the_ratings_after_it(group, two_games, cast, user):
     won, _unfinished = two_games
     later = save_game(
-        group,
-        {"north": cast["Jun"], "east": cast["Mei"], "south": cast["Hao"], "west": cast["Lin"]},
-        "standard",
-        [hand("N", 0)],
-        levels=("A", "2"),
+        group, seated(cast, "Jun Mei Hao Lin"), "standard", [hand(0, 0)], levels=("A",) * 4
     )
     before = GameSummary.ladder(group).ratings
 
@@ -299,10 +399,10 @@ def test_the_docstring_examples_hold(module):
     assert result.failed == 0 and result.attempted > 0
 
 
-def test_a_team_of_the_record_is_the_winner_of_the_first_game(group, two_games):
+def test_a_record_of_the_summaries_names_the_winners_seats(group, two_games, friendly):
     records = list(GameSummary.ladder(group).records)
 
-    assert [record.winner for record in records] == [Team.NORTH_SOUTH, None]
+    assert [record.winners for record in records] == [(0, 2), (), (0,)]
 
 
 def test_a_group_without_games_has_an_empty_history(member, group, cast):

@@ -52,7 +52,7 @@ HOSTILE = (
 )
 
 HAND = {
-    "declarer": "N",
+    "declarer": "0",
     "bid": "one",
     "trump": "H",
     "kitty_cards": "",
@@ -64,7 +64,7 @@ HAND = {
     "declarer_cards_taken_back": "0",
     "opponent_cards_taken_back": "0",
 }
-HAND_FIELDS = (*HAND, "version", "request_key", "preview", "action")
+HAND_FIELDS = (*HAND, "friends", "version", "request_key", "preview", "action")
 SETTLE = {
     "rules": "standard",
     "declarers_level": "5",
@@ -75,17 +75,18 @@ SETTLE = {
     "last_trick_format": "pair",
     "last_trick_cards": "",
 }
-DISPUTE = {"rules": "standard", "level": "2", "trump": "H", "decks": "2", "play_1": "AH"}
+DISPUTE = {"rules": "standard", "level": "2", "trump": "H", "decks": "2", "play_0": "AH"}
 DISPUTE_FIELDS = (
     *DISPUTE,
-    *(f"{part}_{n}" for part in ("play", "hand") for n in range(1, 10)),
+    "players",
+    *(f"{part}_{n}" for part in ("play", "hand") for n in range(10)),
     "action",
 )
-GAME_DISPUTE = {"rules": "open-ladder", "level": "2", "trump": "H", "leader": "N", "play_N": "AH"}
+GAME_DISPUTE = {"rules": "open-ladder", "level": "2", "trump": "H", "leader": "0", "play_0": "AH"}
 GAME_DISPUTE_FIELDS = (
     *GAME_DISPUTE,
     "decks",
-    *(f"{part}_{seat}" for part in ("play", "hand") for seat in "NESWX"),
+    *(f"{part}_{seat}" for part in ("play", "hand") for seat in (*range(9), "X")),
     "hand_number",
     "hand",
     "action",
@@ -118,14 +119,16 @@ TABLE_FIELDS = (
     "preset",
 )
 NEW_GAME_FIELDS = (
-    "north",
-    "east",
-    "south",
-    "west",
+    *(f"seat_{number}" for number in range(1, 10)),
+    *(f"level_{number}" for number in range(1, 9)),
+    *(f"suit_{number}" for number in range(1, 5)),
     "rules",
-    "north_south_level",
-    "east_west_level",
-    "first_starter",
+    "teams",
+    "decks",
+    "called",
+    "trumps",
+    "first_declarer",
+    "preview",
     "action",
     "player-name",
 )
@@ -141,10 +144,8 @@ def quick_passwords(settings):
 def world(user, group, players, outsider) -> SimpleNamespace:
     """Thursday Tractor with a scoring table and an open-ladder game of three hands, one with a
     precedent; and Zoe's own group, with a game and a table of its own."""
-    game = Game.objects.create(
-        group=group, rules_json=PRESETS["open-ladder"].to_json(), created_by=user, **players
-    )
-    for declarer, points in (("N", 45), ("S", 20), ("N", 90)):
+    game = Game.start(group, players, PRESETS["open-ladder"], first_declarer=0, by=user)
+    for declarer, points in ((0, 45), (2, 20), (0, 90)):
         fields = {
             **HAND,
             "declarer": declarer,
@@ -169,23 +170,25 @@ def world(user, group, players, outsider) -> SimpleNamespace:
     )
     theirs = Group.objects.create(name="Zoe's table")
     Membership.objects.create(group=theirs, user=outsider)
-    seated = {seat: Player.objects.create(group=theirs, name=seat) for seat in players}
-    their_game = Game.objects.create(
-        group=theirs, rules_json=PRESETS["standard"].to_json(), **seated
-    )
+    seated = [Player.objects.create(group=theirs, name=player.name) for player in players]
+    their_game = Game.start(theirs, seated, PRESETS["standard"])
     their_table = ScoringTable.objects.create(
         group=theirs, rules_json={**PRESETS["standard"].to_json(), "name": "Theirs"}
     )
+    everyone = players + [
+        Player.objects.create(group=group, name=name) for name in ("Wei", "Yan", "Zhao", "Xiu")
+    ]
     return SimpleNamespace(
         group=group,
+        players=everyone,
         game=game,
-        declarer=game.scored().state.starter.value,
+        declarer=str(game.scored().state.next_declarer),
         table=table,
-        player=players["north"],
+        player=players[0],
         theirs=theirs,
         their_game=their_game,
         their_table=their_table,
-        their_player=seated["north"],
+        their_player=seated[0],
         user=user,
         outsider=outsider,
     )
@@ -196,7 +199,13 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
     g, game = w.group.pk, w.game.pk
     version = str(w.game.version)
     next_hand = {**HAND, "declarer": w.declarer, "version": version}
-    second_hand = {**HAND, "declarer": "S", "opponent_points": "20", "version": version}
+    second_hand = {**HAND, "declarer": "2", "opponent_points": "20", "version": version}
+    new_game = {
+        **{f"seat_{number}": str(player.pk) for number, player in enumerate(w.players[:4], 1)},
+        "rules": "standard",
+        "teams": "partners",
+        "trumps": "bid",
+    }
     return {
         "home": ("/", (), {}),
         "settle_hand": ("/settle/", tuple(SETTLE), SETTLE),
@@ -239,7 +248,7 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
         ),
         "table_new": (f"/groups/{g}/tables/new/", TABLE_FIELDS, TABLE),
         "table_edit": (f"/groups/{g}/tables/{w.table.pk}/", TABLE_FIELDS, TABLE),
-        "game_new": (f"/groups/{g}/games/new/", NEW_GAME_FIELDS, {}),
+        "game_new": (f"/groups/{g}/games/new/", NEW_GAME_FIELDS, new_game),
         "group_join": (f"/join/{w.theirs.invite_token}/", (), {}),
         "group_export": (f"/groups/{g}/export.json", (), {}),
         "group_export_csv": (f"/groups/{g}/export.csv", (), {}),
@@ -267,7 +276,8 @@ ROUTE_NAMES = sorted(
         SimpleNamespace(
             group=SimpleNamespace(pk=1),
             game=SimpleNamespace(pk=1, share_token="t", version=0),
-            declarer="N",
+            declarer="0",
+            players=[],
             table=SimpleNamespace(pk=1),
             player=SimpleNamespace(pk=1),
             theirs=SimpleNamespace(invite_token="t"),
@@ -302,17 +312,29 @@ def values_for(field: str) -> st.SearchStrategy[str]:
     valid = {
         "action": ["undo", "delete", "save", "add", "add_player", "rename", "me"],
         "version": ["0", "1", "2", "3", "4"],
-        "declarer": ["N", "E", "S", "W"],
+        "declarer": ["0", "1", "2", "3", "7", "8"],
+        "friends": ["0", "1", "2", "nobody"],
+        "teams": ["partners", "pairs", "find-a-friend"],
+        "trumps": ["bid", "no-trump", "fixed"],
+        "called": ["1", "2", "3"],
+        "preview": ["1"],
         "last_trick_winner": ["declarers", "opponents"],
         "last_trick_format": ["single", "pair", "tractor", "throw"],
         "rules": ["standard", "kawu", "open-ladder", "simplified", "game", "table-1"],
         "hand": ["1", "2", "3", "4", "5"],
         "hand_number": ["1", "2", "3", "4", "5"],
         "trump": ["S", "H", "D", "C", "none"],
-        "leader": ["N", "E", "S", "W"],
-        "decks": ["2", "3", "4"],
+        "leader": ["0", "1", "2", "3"],
+        "players": ["4", "5", "6", "8"],
+        "decks": ["2", "3", "4", ""],
         "period": ["12m", "2025"],
     }.get(field, [])
+    if field.startswith(("seat_", "first_declarer")):
+        valid = ["1", "2", "3", "4", "5", "6"]
+    if field.startswith("level_"):
+        valid = ["2", "T", "A", ""]
+    if field.startswith("suit_"):
+        valid = ["S", "H", "D", "C", ""]
     if field.startswith(("play_", "hand_")) or field == "kitty_cards":
         valid = ["AH", "5H 5H", "SJ BJ", "KD KD QD QD", "TS TS 9S"]
     if field.endswith(("points", "levels", "low", "high", "every", "taken_back", "cards")):
@@ -414,6 +436,36 @@ CASES = {
         200,
     ),
     "declarer unknown": ("member", "post", HAND_NEW, {**SAVED_HAND, "declarer": "Q"}, 200),
+    "declarer off the table": ("member", "post", HAND_NEW, {**SAVED_HAND, "declarer": "9"}, 200),
+    # Partners have no friends to name: the field is not asked, and what is posted is ignored.
+    "friends at partners": ("member", "post", HAND_NEW, {**SAVED_HAND, "friends": "2"}, 302),
+    "game of seven partners": (
+        "member",
+        "post",
+        "/groups/{group}/games/new/",
+        {
+            **{f"seat_{n}": f"{{player_{n}}}" for n in range(1, 8)},
+            "rules": "standard",
+            "teams": "partners",
+            "trumps": "bid",
+        },
+        200,
+    ),
+    "game of a trump repeated": (
+        "member",
+        "post",
+        "/groups/{group}/games/new/",
+        {
+            **{f"seat_{n}": f"{{player_{n}}}" for n in range(1, 5)},
+            "rules": "standard",
+            "teams": "partners",
+            "trumps": "fixed",
+            "suit_1": "H",
+            "suit_2": "H",
+            "first_declarer": "{player_1}",
+        },
+        200,
+    ),
     "bid long": ("member", "post", HAND_NEW, {**SAVED_HAND, "bid": LONG}, 200),
     "trump NUL": ("member", "post", HAND_NEW, {**SAVED_HAND, "trump": "\x00"}, 200),
     "version garbage": ("member", "post", HAND_NEW, {**SAVED_HAND, "version": "🂡"}, 302),
@@ -492,7 +544,7 @@ CASES = {
         "member",
         "post",
         "/groups/{group}/games/{game}/dispute/",
-        {**TRICK, "leader": "X", "play_X": "AH"},
+        {**TRICK, "leader": "9", "play_9": "AH"},
         200,
     ),
     "dispute decks huge": ("anonymous", "post", "/dispute/", {**DISPUTE, "decks": HUGE}, 200),
@@ -503,8 +555,8 @@ CASES = {
         {**DISPUTE, "decks": ["2", "x"]},
         200,
     ),
-    "dispute play long": ("anonymous", "post", "/dispute/", {**DISPUTE, "play_1": LONG}, 200),
-    "dispute play NUL": ("anonymous", "post", "/dispute/", {**DISPUTE, "play_1": "AH\x00"}, 200),
+    "dispute play long": ("anonymous", "post", "/dispute/", {**DISPUTE, "play_0": LONG}, 200),
+    "dispute play NUL": ("anonymous", "post", "/dispute/", {**DISPUTE, "play_0": "AH\x00"}, 200),
     "dispute far player": ("anonymous", "post", "/dispute/", {**DISPUTE, "play_9": "AH"}, 200),
     "settle huge": ("anonymous", "get", "/settle/", {**SETTLE, "opponent_points": HUGE}, 200),
     "settle level": ("anonymous", "get", "/settle/", {**SETTLE, "declarers_level": "1"}, 200),
@@ -546,28 +598,34 @@ CASES = {
         "member",
         "post",
         "/groups/{group}/games/new/",
-        {"north": "{their_player}", "east": HUGE, "south": "x", "west": "-1", "rules": "kawu"},
+        {
+            "seat_1": "{their_player}",
+            "seat_2": HUGE,
+            "seat_3": "x",
+            "seat_4": "-1",
+            "rules": "kawu",
+        },
         200,
     ),
     "a game under their table": (
         "member",
         "post",
         "/groups/{group}/games/new/",
-        {"rules": "table-{their_table}", "north_south_level": "1", "first_starter": "X"},
+        {"rules": "table-{their_table}", "level_1": "1", "first_declarer": "{their_player}"},
         200,
     ),
     "new game prefilled with junk": (
         "member",
         "get",
         "/groups/{group}/games/new/",
-        {"north": HUGE, "rules": LONG, "first_starter": "\x00"},
+        {"seat_1": HUGE, "rules": LONG, "first_declarer": "\x00", "teams": LONG},
         200,
     ),
     "a player with a long name": (
         "member",
         "post",
         "/groups/{group}/games/new/",
-        {"action": "add_player", "player-name": LONG, "north": "x"},
+        {"action": "add_player", "player-name": LONG, "seat_1": "x"},
         200,
     ),
     "me as their player": (
@@ -716,6 +774,7 @@ def filled(value: object, world: SimpleNamespace) -> object:
         "their_game": world.their_game.pk,
         "their_table": world.their_table.pk,
         "their_player": world.their_player.pk,
+        **{f"player_{n}": player.pk for n, player in enumerate(world.players, 1)},
     }
     for name, known in names.items():
         value = value.replace(f"{{{name}}}", str(known))

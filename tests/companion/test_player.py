@@ -1,10 +1,21 @@
-"""A player's page: their games, hands, partners and rating, on three games counted by hand.
+"""A player's page: their games, hands, partners and rating, on games counted by hand.
 
-Game 1, standard, Mei (N) and Lin (S) from Q against Jun (E) and Hao (W) from 2; Mei and Lin win:
-  N 0 (to A), S 80 (deal lost), E 30 + kitty 10 × 2 = 50, W 75, W 120 (deal back), N 40 (win at A)
-Game 2, standard, Mei (N) and Jun (S) from 2 against Lin (E) and Hao (W) from K; Lin and Hao win:
-  E 0 (to A), W 80 (deal lost), N 100 + kitty 20 × 2 = 140 (deal back), E 35 (win at A)
-Game 3, kawu, Ed (N) and Hao (S) against Mei (E) and Jun (W), unfinished: E 45, W 120
+Seats are numbered in play order from 0.
+
+Game 1, standard, Mei (0) and Lin (2) from Q against Jun (1) and Hao (3) from 2; Mei and Lin win:
+  Mei 0 (to A), Lin 80 (deal lost), Jun 30 + kitty 10 × 2 = 50, Hao 75, Hao 120 (deal back),
+  Mei 40 (win at A)
+Game 2, standard, Mei (0) and Jun (2) from 2 against Lin (1) and Hao (3) from K; Lin and Hao win:
+  Lin 0 (to A), Hao 80 (deal lost), Mei 100 + kitty 20 × 2 = 140 (deal back), Lin 35 (win at A)
+Game 3, kawu, Ed (0) and Hao (2) against Mei (1) and Jun (3), Mei starts; unfinished:
+  Mei 45, Jun 120
+
+Find-a-friend, standard, Mei (0), Jun (1), Lin (2), Hao (3) and Ed (4) from 2, one card called;
+unfinished:
+  1. Mei declares, Lin is found; 40: Mei and Lin climb to 3
+  2. Lin declares, nobody is found; 35: Lin climbs 2 + 1 to 6
+  3. Lin declares, Mei is found; 80: Jun, Hao and Ed take the deal
+  4. Hao declares, Mei is found; 40: Hao and Mei climb 1
 """
 
 from __future__ import annotations
@@ -13,12 +24,13 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from history_games import make_games, save_game
+from history_games import VARIANTS, make_games, save_game
 
 from companion.models import Group, Player
 from companion.ratings import MODEL
 from scoring import Format, LastTrick, Side
-from scoring.game import HandResult, Seat
+from scoring.game import HandResult
+from scoring.table import Teams
 
 pytestmark = pytest.mark.django_db
 
@@ -26,55 +38,84 @@ HELD = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
 SCOOPED = LastTrick(Side.OPPONENTS, Format.SINGLE, 1)
 
 
-def hand(declarer: str, points: int, kitty: int = 0, last: LastTrick = HELD) -> HandResult:
-    return HandResult(Seat(declarer), points, kitty, last)
+def hand(
+    declarer: int,
+    points: int,
+    kitty: int = 0,
+    last: LastTrick = HELD,
+    friends: tuple[int, ...] = (),
+) -> HandResult:
+    return HandResult(declarer, points, kitty, last, friends=friends)
 
 
 @pytest.fixture
 def cast(group, players) -> dict[str, Player]:
-    named = {player.name: player for player in players.values()}
-    named["Ed"] = Player.objects.create(group=group, name="Ed")
+    named = {player.name: player for player in players}
+    for name in ("Ed", "Wei", "Yan", "Bo"):
+        named[name] = Player.objects.create(group=group, name=name)
     return named
+
+
+def seated(cast, names: str) -> list[Player]:
+    return [cast[name] for name in names.split()]
 
 
 @pytest.fixture
 def games(group, cast):
-    def seats(north, east, south, west):
-        return {"north": cast[north], "east": cast[east], "south": cast[south], "west": cast[west]}
-
     start = timezone.now() - timedelta(days=30)
     return [
         save_game(
             group,
-            seats("Mei", "Jun", "Lin", "Hao"),
+            seated(cast, "Mei Jun Lin Hao"),
             "standard",
             [
-                hand("N", 0),
-                hand("S", 80),
-                hand("E", 30, 10, SCOOPED),
-                hand("W", 75),
-                hand("W", 120),
-                hand("N", 40),
+                hand(0, 0),
+                hand(2, 80),
+                hand(1, 30, 10, SCOOPED),
+                hand(3, 75),
+                hand(3, 120),
+                hand(0, 40),
             ],
-            levels=("Q", "2"),
+            levels=("Q", "2", "Q", "2"),
             created=start,
         ),
         save_game(
             group,
-            seats("Mei", "Lin", "Jun", "Hao"),
+            seated(cast, "Mei Lin Jun Hao"),
             "standard",
-            [hand("E", 0), hand("W", 80), hand("N", 100, 20, SCOOPED), hand("E", 35)],
-            levels=("2", "K"),
+            [hand(1, 0), hand(3, 80), hand(0, 100, 20, SCOOPED), hand(1, 35)],
+            levels=("2", "K", "2", "K"),
             created=start + timedelta(days=7),
         ),
         save_game(
             group,
-            seats("Ed", "Mei", "Hao", "Jun"),
+            seated(cast, "Ed Mei Hao Jun"),
             "kawu",
-            [hand("E", 45), hand("W", 120)],
+            [hand(1, 45), hand(3, 120)],
             created=start + timedelta(days=14),
+            first_declarer=1,
         ),
     ]
+
+
+@pytest.fixture
+def friendly(group, cast):
+    return save_game(
+        group,
+        seated(cast, "Mei Jun Lin Hao Ed"),
+        "standard",
+        [
+            hand(0, 40, friends=(2,)),
+            hand(2, 35),
+            hand(2, 80, friends=(0,)),
+            hand(3, 40, friends=(0,)),
+        ],
+        teams=Teams.FIND_A_FRIEND,
+    )
+
+
+def page_of(member, group, player) -> str:
+    return text(member.get(f"/groups/{group.pk}/players/{player.pk}/"))
 
 
 def text(response) -> str:
@@ -88,7 +129,7 @@ def stat(page: str, element_id: str) -> str:
 
 
 def test_it_shows_meis_games_and_win_rate(member, group, cast, games):
-    page = text(member.get(f"/groups/{group.pk}/players/{cast['Mei'].pk}/"))
+    page = page_of(member, group, cast["Mei"])
 
     assert '<h1 class="h3">Mei</h1>' in page
     assert "Played</dt><dd>3" in page and "Finished</dt><dd>2" in page
@@ -96,7 +137,7 @@ def test_it_shows_meis_games_and_win_rate(member, group, cast, games):
 
 
 def test_it_shows_how_often_mei_holds_as_declarers_and_at_each_level(member, group, cast, games):
-    page = text(member.get(f"/groups/{group.pk}/players/{cast['Mei'].pk}/"))
+    page = page_of(member, group, cast["Mei"])
 
     # Declared: game 1 hands 1, 2, 6; game 2 hand 3; game 3 hands 1, 2: held 3 of 6.
     assert stat(page, "hold-rate") == "50%"
@@ -106,7 +147,7 @@ def test_it_shows_how_often_mei_holds_as_declarers_and_at_each_level(member, gro
 
 
 def test_it_shows_meis_take_overs_scoops_big_wins_and_near_misses(member, group, cast, games):
-    page = text(member.get(f"/groups/{group.pk}/players/{cast['Mei'].pk}/"))
+    page = page_of(member, group, cast["Mei"])
 
     # Defended: game 1 hands 3, 4, 5 and game 2 hands 1, 2, 4: took the deal twice.
     assert stat(page, "take-over-rate") == "33%"
@@ -119,11 +160,56 @@ def test_it_shows_meis_take_overs_scoops_big_wins_and_near_misses(member, group,
 
 
 def test_it_names_meis_best_and_worst_partners_and_toughest_opponent(member, group, cast, games):
-    page = text(member.get(f"/groups/{group.pk}/players/{cast['Mei'].pk}/"))
+    page = page_of(member, group, cast["Mei"])
 
     assert 'Best partner: <span class="fw-semibold">Lin</span> · 1 of 1 won' in page
     assert 'Worst partner: <span class="fw-semibold">Jun</span> · 0 of 1 won' in page
     assert 'Toughest opponent: <span class="fw-semibold">Lin</span> · 0 of 1 won' in page
+
+
+def test_a_player_of_fixed_teams_only_sees_no_find_a_friend_numbers(member, group, cast, games):
+    page = page_of(member, group, cast["Mei"])
+
+    assert 'id="friend-heading"' not in page
+
+
+def test_it_splits_meis_find_a_friend_hands_into_started_and_befriended(
+    member, group, cast, friendly
+):
+    page = page_of(member, group, cast["Mei"])
+
+    assert "Hands started</dt><dd>1" in page and stat(page, "started-hold-rate") == "100%"
+    assert "Hands as a friend</dt><dd>2" in page and stat(page, "friend-hold-rate") == "50%"
+    assert (
+        "Called: another declarer's called card found them in 2 of the 3 hands someone else "
+        "started (67%)."
+    ) in page
+    assert stat(page, "hold-rate") == "67%"  # 2 of the 3 hands declared, either way
+
+
+def test_a_player_never_found_by_a_called_card_is_called_in_none(member, group, cast, friendly):
+    page = page_of(member, group, cast["Jun"])
+
+    assert "Hands started</dt><dd>0" in page and stat(page, "started-hold-rate") == "–"
+    assert "found them in 0 of the 4 hands someone else started (0%)." in page
+
+
+def test_a_find_a_friend_game_has_no_partners_only_opponents(member, group, cast):
+    save_game(
+        group,
+        seated(cast, "Mei Jun Lin Hao Ed"),
+        "standard",
+        [hand(0, 40)],
+        levels=("A", "2", "2", "2", "2"),
+        teams=Teams.FIND_A_FRIEND,
+    )
+
+    page = page_of(member, group, cast["Mei"])
+
+    assert "Find-a-friend games have no partners" in page
+    assert "Best partner" not in page
+    assert 'Toughest opponent: <span class="fw-semibold">Jun</span> · 1 of 1 won' in page
+    assert stat(page, "win-rate") == "100%"
 
 
 def test_it_shows_meis_rating_and_its_history(member, group, cast, games):
@@ -131,7 +217,7 @@ def test_it_shows_meis_rating_and_its_history(member, group, cast, games):
     [[mei, lin], [jun, hao]] = MODEL.rate([[mei, lin], [jun, hao]], ranks=[0, 1])
     [[mei, jun], [lin, hao]] = MODEL.rate([[mei, jun], [lin, hao]], ranks=[1, 0])
 
-    page = text(member.get(f"/groups/{group.pk}/players/{cast['Mei'].pk}/"))
+    page = page_of(member, group, cast["Mei"])
 
     assert stat(page, "rating") == f"{mei.ordinal():.1f}"
     assert "Rating after each finished game" in page
@@ -139,7 +225,7 @@ def test_it_shows_meis_rating_and_its_history(member, group, cast, games):
 
 
 def test_a_player_without_a_finished_game_has_no_rating_yet(member, group, cast, games):
-    page = text(member.get(f"/groups/{group.pk}/players/{cast['Ed'].pk}/"))
+    page = page_of(member, group, cast["Ed"])
 
     assert "No finished game yet: no rating." in page
     assert "Played</dt><dd>1" in page
@@ -164,10 +250,10 @@ def test_a_player_of_another_group_is_not_found(member, group, user, cast, games
 def test_the_player_page_runs_a_fixed_number_of_queries(
     member, group, cast, django_assert_max_num_queries
 ):
-    make_games(group, list(cast.values()), 36, seed=7)
+    make_games(group, list(cast.values()), 36, seed=7, tables=VARIANTS)
     url = f"/groups/{group.pk}/players/{cast['Mei'].pk}/"
 
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(10):
         assert member.get(url).status_code == 200
     with django_assert_max_num_queries(5):
         assert member.get(url).status_code == 200

@@ -1,13 +1,17 @@
-"""Replaying a game's hands under other rules: how it would have ended, or where it stops."""
+"""Replaying a game's hands under other rules, or with another number of decks: how it would
+have ended, or where it stops."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from history_games import save_game
 
-from companion.models import Group, Membership, ScoringTable
+from companion.models import Group, Membership, Player, ScoringTable
 from scoring import Format, LastTrick, Side, get_rules
-from scoring.game import HandResult, Seat
+from scoring.game import HandResult
+from scoring.table import Teams
 
 pytestmark = pytest.mark.django_db
 
@@ -15,8 +19,14 @@ HELD = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
 SCOOPED = LastTrick(Side.OPPONENTS, Format.SINGLE, 1)
 
 
-def hand(declarer: str, points: int, kitty: int = 0, last: LastTrick = HELD) -> HandResult:
-    return HandResult(Seat(declarer), points, kitty, last)
+def hand(
+    declarer: int,
+    points: int,
+    kitty: int = 0,
+    last: LastTrick = HELD,
+    friends: tuple[int, ...] = (),
+) -> HandResult:
+    return HandResult(declarer, points, kitty, last, friends=friends)
 
 
 @pytest.fixture
@@ -27,24 +37,43 @@ def game(group, players):
         players,
         "standard",
         [
-            hand("N", 0),
-            hand("S", 80),
-            hand("E", 30, 10, SCOOPED),
-            hand("W", 75),
-            hand("W", 120),
-            hand("N", 40),
+            hand(0, 0),
+            hand(2, 80),
+            hand(1, 30, 10, SCOOPED),
+            hand(3, 75),
+            hand(3, 120),
+            hand(0, 40),
         ],
-        levels=("Q", "2"),
+        levels=("Q", "2", "Q", "2"),
     )
 
 
-def replay(client, game, rules: str | None = None):
+@pytest.fixture
+def five(group, players) -> list[Player]:
+    return [*players, Player.objects.create(group=group, name="Ed")]
+
+
+@pytest.fixture
+def friendly(group, five):
+    """Five find a friend: Mei finds Lin, then Lin finds nobody; unfinished."""
+    return save_game(
+        group,
+        five,
+        "standard",
+        [hand(0, 40, friends=(2,)), hand(2, 35)],
+        teams=Teams.FIND_A_FRIEND,
+    )
+
+
+def replay(client, game, rules: str | None = None, decks: str | None = None):
     data = {"rules": rules} if rules else {}
+    if decks:
+        data["decks"] = decks
     response = client.get(f"/groups/{game.group_id}/games/{game.pk}/replay/", data)
     return response, " ".join(response.text.split())
 
 
-def test_it_offers_the_presets_and_the_groups_tables(member, game, group):
+def test_it_offers_the_presets_the_groups_tables_and_other_decks(member, game, group):
     table = ScoringTable.objects.create(
         group=group, rules_json={**get_rules("simplified").to_json(), "name": "house"}
     )
@@ -52,36 +81,46 @@ def test_it_offers_the_presets_and_the_groups_tables(member, game, group):
     response, page = replay(member, game)
 
     assert response.status_code == 200
-    assert "Played under standard: 6 hands. North–South won." in page
+    assert "Mei &amp; Lin v Jun &amp; Hao" in words(page)
+    assert "Played under standard with 2 decks: 6 hands. Mei and Lin won." in page
     for name in ("standard", "open-ladder", "kawu", "simplified"):
         assert f'<option value="{name}"' in page
     assert f'<option value="table-{table.pk}">house</option>' in page
+    assert '<option value="" selected>2, as played</option>' in page
+    assert '<option value="3">3</option>' in page and '<option value="4">4</option>' in page
     assert 'id="replay"' not in page
 
 
 def test_the_same_hands_under_simplified_rules_end_the_same_way(member, game):
     _response, page = replay(member, game, "simplified")
 
-    assert "Under simplified" in page
-    assert "North–South would have won after 6 hands." in page
+    assert "Under simplified with 2 decks" in page
+    assert "Mei and Lin would have won after 6 hands." in page
+    assert "#1 · Mei and Lin at Q" in page
     assert "Opponents 0: 0–75, declarers climb 1" in page
-    assert 'N–S K · E–W 2 <span class="text-nowrap">(as played: N–S A · E–W 2)</span>' in page
+    assert (
+        '<span class="text-nowrap">Mei &amp; Lin K</span> · '
+        '<span class="text-nowrap">Jun &amp; Hao 2</span> <span class="d-block">(as played: '
+        '<span class="text-nowrap">Mei &amp; Lin A</span> · '
+        '<span class="text-nowrap">Jun &amp; Hao 2</span>)</span>'
+    ) in page
     assert 'id="replay-stopped"' not in page
 
 
 def test_a_game_that_ends_earlier_stops_the_replay_and_says_so(member, game):
     _response, page = replay(member, game, "open-ladder")
 
-    assert "North–South would have won after 1 hand." in page
+    assert "Mei and Lin would have won after 1 hand." in page
     assert "The replay stops at hand 2: 5 hands cannot be played under these rules." in page
-    assert "hand 2: the game is over: NS won it" in page
+    assert "hand 2: the game is over: Mei and Lin won it" in page
 
 
 def test_a_rotation_takes_a_hand_as_started_by_the_declarers_partner(member, game):
     _response, page = replay(member, game, "kawu")
 
-    assert "North–South would have won after 6 hands." in page
-    assert "1 hand is taken as started by the declarer's partner." in page
+    assert "Mei and Lin would have won after 6 hands." in page
+    assert "2 hands are taken as started by the declarer's partner." in page
+    assert "#3 · Jun and Hao at 2" in page
 
 
 def test_a_declarer_who_no_longer_fits_stops_the_replay(member, game, group):
@@ -96,14 +135,55 @@ def test_a_declarer_who_no_longer_fits_stops_the_replay(member, game, group):
 
     _response, page = replay(member, game, f"table-{table.pk}")
 
-    assert "Under generous" in page
+    assert "Under generous with 2 decks" in page
     assert "The replay stops at hand 3: 4 hands cannot be played under these rules." in page
-    assert "hand 3: E cannot declare: NS are the declarers this hand" in page
+    assert "hand 3: Jun cannot start this hand: Mei or Lin may start it" in page
     assert page.count('class="hand-row') == 2
 
 
-def test_unknown_rules_are_refused_without_a_replay(member, game):
-    response, page = replay(member, game, "poker")
+def test_the_same_hands_with_three_decks_end_sooner(member, game):
+    _response, page = replay(member, game, "standard", "3")
+
+    assert "Under standard with 3 decks" in page
+    # 80 of 300 points is a hold: Mei and Lin hold at A in hand 2.
+    assert "Mei and Lin would have won after 2 hands." in page
+    assert "hand 3: the game is over: Mei and Lin won it" in page
+
+
+def test_points_three_decks_held_stop_a_replay_with_two(member, group, five):
+    six = [*five, Player.objects.create(group=group, name="Wei")]
+    game = save_game(group, six, "standard", [hand(0, 250)])
+
+    _response, page = replay(member, game, "standard", "2")
+
+    assert "Played under standard with 3 decks: 1 hand." in page
+    assert "The replay stops at hand 1: 1 hand cannot be played under these rules." in page
+    assert "opponent_points must be a multiple of 5 from 0 to 200, got 250" in page
+    assert 'class="hand-row' not in page
+
+
+def test_a_find_a_friend_replay_names_each_player_and_their_friends(member, friendly):
+    _response, page = replay(member, friendly, "simplified")
+
+    assert "Mei · Jun · Lin · Hao · Ed" in words(page)
+    assert "#1 · Mei with Lin at 2" in page
+    assert "#2 · Lin alone at 3" in page
+    # Simplified: the side that wins climbs 1, and one more short-handed.
+    assert "Nobody would have won yet: " in page
+    assert (
+        '<span class="text-nowrap">Mei 3</span> · <span class="text-nowrap">Jun 2</span> · '
+        '<span class="text-nowrap">Lin 5</span>'
+    ) in page
+
+
+def words(page: str) -> str:
+    """The page's words without their markup."""
+    return " ".join(re.sub(r"<[^>]*>", " ", page).split())
+
+
+@pytest.mark.parametrize(("rules", "decks"), [("poker", None), ("standard", "7")])
+def test_unknown_rules_or_decks_are_refused_without_a_replay(member, game, rules, decks):
+    response, page = replay(member, game, rules, decks)
 
     assert response.status_code == 200
     assert "Select a valid choice" in page
@@ -122,9 +202,21 @@ def test_the_game_page_links_to_the_replay_and_draws_the_level_race(member, game
 
     assert f"/groups/{game.group_id}/games/{game.pk}/replay/" in page
     assert "The level race over 6 hands" in page
-    assert page.count('stroke-width="2.5"') == 2  # a step line per team
+    race = page[page.index("chart-race") : page.index("</figure>", page.index("chart-race"))]
+    assert race.count('stroke-linejoin="round"') == 2  # a step line per team
+    assert "Mei &amp; Lin" in race and "Jun &amp; Hao" in race
+
+
+def test_find_a_friend_races_a_line_per_player(member, friendly):
+    page = member.get(friendly.get_absolute_url()).text
+
+    race = page[page.index("chart-race") : page.index("</figure>", page.index("chart-race"))]
+    assert race.count('stroke-linejoin="round"') == 5
+    assert len(set(race.split('stroke="')[1:6])) == 5  # five colours
+    for name in ("Mei", "Jun", "Lin", "Hao", "Ed"):
+        assert f" {name} <span" in race
 
 
 def test_the_replay_runs_a_fixed_number_of_queries(member, game, django_assert_max_num_queries):
-    with django_assert_max_num_queries(6):
-        assert replay(member, game, "kawu")[0].status_code == 200
+    with django_assert_max_num_queries(7):
+        assert replay(member, game, "kawu", "3")[0].status_code == 200

@@ -249,7 +249,7 @@ def test_it_previews_what_is_wrong_while_typing(member, url):
 
 
 def test_it_edits_a_table_and_keeps_started_games_as_they_were(member, group, players, table, user):
-    game = Game.objects.create(group=group, rules_json=table.rules.to_json(), **players)
+    game = Game.start(group, players, table.rules, by=user)
     url = f"/groups/{group.pk}/tables/{table.pk}/"
 
     page = member.get(url).text

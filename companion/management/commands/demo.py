@@ -7,29 +7,35 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from companion.models import Game, Group, Membership, Player
-from scoring import get_rules
+from scoring import Rank, Teams, get_rules
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "tractor-demo"
-SEATS = ("north", "east", "south", "west")
+ROSTER = ("Mei", "Jun", "Lin", "Hao", "Wei", "Yan")
 
-# (declarer, opponents' points, kitty points, last trick winner, format, cards)
+# (declarer's seat, opponents' points, kitty points, last trick winner, format, cards, friends)
 FINISHED = [
-    ("N", 30, 0, "declarers", "single", 1),
-    ("S", 85, 10, "opponents", "single", 1),
-    ("E", 0, 5, "declarers", "pair", 2),
-    ("W", 90, 15, "declarers", "single", 1),
-    ("N", 55, 10, "declarers", "tractor", 4),
+    (0, 30, 0, "declarers", "single", 1, []),
+    (2, 85, 10, "opponents", "single", 1, []),
+    (3, 0, 5, "declarers", "pair", 2, []),
+    (1, 90, 15, "declarers", "single", 1, []),
+    (0, 55, 10, "declarers", "tractor", 4, []),
 ]
 IN_PROGRESS = [
-    ("S", 50, 10, "declarers", "single", 1),
-    ("N", 95, 20, "opponents", "pair", 2),
-    ("W", 30, 0, "declarers", "single", 1),
+    (2, 50, 10, "declarers", "single", 1, []),
+    (0, 95, 20, "opponents", "pair", 2, []),
+    (1, 30, 0, "declarers", "single", 1, []),
+]
+# Six players with three decks, each for themselves: Mei finds Wei, Wei finds Jun, Yan plays alone.
+FIND_A_FRIEND = [
+    (0, 60, 10, "declarers", "single", 1, [4]),
+    (4, 150, 20, "opponents", "pair", 2, [1]),
+    (5, 40, 0, "declarers", "single", 1, []),
 ]
 
 
 class Command(BaseCommand):
-    help = "Create the demo group (one finished game, one in progress) unless it exists."
+    help = "Create the demo group (a finished game and two in progress) unless it exists."
 
     @transaction.atomic
     def handle(self, *args, **options) -> None:
@@ -40,28 +46,31 @@ class Command(BaseCommand):
         )
         group = Group.objects.create(name="Demo table")
         Membership.objects.create(group=group, user=user)
-        players = [
-            Player.objects.create(group=group, name=name) for name in ("Mei", "Jun", "Lin", "Hao")
-        ]
-        self.play(group, players, user, "standard", FINISHED, levels=("Q", "J"))
-        self.play(group, players, user, "kawu", IN_PROGRESS, levels=("2", "2"))
+        players = [Player.objects.create(group=group, name=name) for name in ROSTER]
+        four = players[:4]
+        queen, jack = Rank.QUEEN, Rank.JACK
+        self.play(
+            Game.start(group, four, get_rules("standard"), levels=[queen, jack] * 2, by=user),
+            FINISHED,
+            user,
+        )
+        self.play(
+            Game.start(group, four, get_rules("kawu"), first_declarer=2, by=user), IN_PROGRESS, user
+        )
+        friends = Game.start(
+            group, players, get_rules("standard"), teams=Teams.FIND_A_FRIEND, by=user
+        )
+        self.play(friends, FIND_A_FRIEND, user)
         self.stdout.write(
             f"Demo group ready: log in as {DEMO_USER!r} with password {DEMO_PASSWORD!r}."
         )
 
-    def play(self, group, players, user, rules, hands, levels) -> Game:
-        game = Game.objects.create(
-            group=group,
-            rules_json=get_rules(rules).to_json(),
-            north_south_level=levels[0],
-            east_west_level=levels[1],
-            created_by=user,
-            **dict(zip(SEATS, players, strict=True)),
-        )
-        for declarer, points, kitty, winner, shape, cards in hands:
+    def play(self, game: Game, hands: list, user: User) -> Game:
+        for declarer, points, kitty, winner, shape, cards, friends in hands:
             game.record_hand(
                 {
                     "declarer": declarer,
+                    "friends": friends,
                     "trump": "H",
                     "kitty_points": kitty,
                     "opponent_points": points,

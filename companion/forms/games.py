@@ -1,0 +1,313 @@
+"""Starting a game, and the ladder history's filters and replays."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from companion.forms.choices import LEVEL_CHOICES
+from companion.models import Game, Group, Player
+from companion.templatetags.tractor import joined
+from scoring import (
+    PRESETS,
+    GameError,
+    GameSetup,
+    Rank,
+    Rules,
+    Suit,
+    Table,
+    TableError,
+    Teams,
+    TrumpRule,
+    default_decks,
+)
+from scoring.table import MAX_PLAYERS, MIN_PLAYERS
+
+SEATS = tuple(f"seat_{number}" for number in range(1, MAX_PLAYERS + 1))
+LEVELS = tuple(f"level_{number}" for number in range(1, MAX_PLAYERS + 1))
+ROTATION = tuple(f"suit_{number}" for number in range(1, len(Suit) + 1))
+# How the trump is chosen: bid each hand, never, or fixed suits in turn (ROTATION's fields).
+BID, NO_TRUMP, FIXED = "bid", "no-trump", "fixed"
+# The form field that shows `scoring`'s complaint about each input of a table.
+TABLE_FIELDS = {"decks": "decks", "teams": "teams", "called": "called", "trumps": "trumps"}
+
+
+class GroupRulesField(forms.ChoiceField):
+    """A preset or one of the group's own tables (after :meth:`offer`), cleaned to its Rules."""
+
+    def offer(self, group: Group) -> None:
+        self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
+        choices: list = [(_("Presets"), [(name, name) for name in PRESETS])]
+        if self.tables:
+            choices.append(
+                (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])
+            )
+        self.choices = choices
+
+    def clean(self, value: object) -> Rules:
+        key = super().clean(value)
+        return PRESETS[key] if key in PRESETS else self.tables[key].rules
+
+
+class GameForm(forms.Form):
+    """Four to eight players of the roster in play order, the rules and the table: the decks,
+    the teams, how trump is chosen, how many cards a find-a-friend declarer calls, the starting
+    levels and who starts hand 1.
+
+    ``clean`` asks `scoring` whether the table can be played (its complaint stands beside the
+    field at fault); ``cleaned_data["table"]`` is the table, and ``start_args()`` what
+    :meth:`Game.start` takes.
+    """
+
+    rules = GroupRulesField(label=_("Rules"), initial="standard")
+    teams = forms.ChoiceField(
+        label=_("Teams"),
+        choices=Game.TeamsChoice.choices,
+        initial=Teams.PARTNERS.value,
+        widget=forms.RadioSelect,
+    )
+    decks = forms.TypedChoiceField(
+        label=_("Decks"),
+        choices=[("", _("One for every two players")), *((n, str(n)) for n in (2, 3, 4))],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    called = forms.TypedChoiceField(
+        label=_("Cards a declarer calls"),
+        choices=[("", _("1, or 2 from seven players")), (1, "1"), (2, "2")],
+        help_text=_("Find a friend: the cards the declarer names after taking the kitty."),
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    trumps = forms.ChoiceField(
+        label=_("Trump"),
+        choices=[
+            (BID, _("Bid for each hand")),
+            (NO_TRUMP, _("Always no trump")),
+            (FIXED, _("Fixed suits, in turn")),
+        ],
+        initial=BID,
+        widget=forms.RadioSelect,
+    )
+    first_declarer = forms.ModelChoiceField(
+        label=_("Who starts hand 1"),
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label=_("Whoever wins the bid"),
+    )
+
+    def __init__(self, *args, group: Group, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        roster = group.players.all()
+        for number, (seat, level) in enumerate(zip(SEATS, LEVELS, strict=True), start=1):
+            self.fields[seat] = forms.ModelChoiceField(
+                label=_("Player %(number)d") % {"number": number},
+                queryset=roster,
+                empty_label="—",
+                required=number <= MIN_PLAYERS,
+            )
+            self.fields[level] = forms.TypedChoiceField(
+                label=_("Level of player %(number)d") % {"number": number},
+                choices=[("", "2"), *LEVEL_CHOICES[1:]],
+                coerce=Rank.parse,
+                empty_value=None,
+                required=False,
+            )
+        for number, suit in enumerate(ROTATION, start=1):
+            self.fields[suit] = forms.TypedChoiceField(
+                label=_("Hand %(number)d") % {"number": number},
+                choices=[("", "—"), *((s.value, s.symbol) for s in Suit)],
+                coerce=Suit,
+                empty_value=None,
+                required=False,
+            )
+        self.fields["first_declarer"].queryset = roster
+        self.fields["rules"].offer(group)
+
+    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        """The seats as the page lays them out: number, player, starting level."""
+        return [
+            (number, self[seat], self[level])
+            for number, (seat, level) in enumerate(zip(SEATS, LEVELS, strict=True), start=1)
+        ]
+
+    def rotation(self) -> list[forms.BoundField]:
+        return [self[suit] for suit in ROTATION]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        seated: list[tuple[str, Player, Rank | None]] = []
+        for seat, level in zip(SEATS, LEVELS, strict=True):
+            player = data.get(seat)
+            if player is None:
+                continue
+            if any(player == other for _seat, other, _level in seated):
+                self.add_error(
+                    seat,
+                    _("%(player)s already has a seat: choose each player once.")
+                    % {"player": player},
+                )
+            seated.append((seat, player, data.get(level)))
+        if self.errors:
+            return data
+        players = [player for _seat, player, _level in seated]
+        table = self._table(data, players)
+        if table is None:
+            return data
+        data["table"], data["players"] = table, players
+        data["levels"] = self._levels(table, seated)
+        first = data.get("first_declarer")
+        data["first_seat"] = None
+        if first is not None:
+            if first not in players:
+                self.add_error(
+                    "first_declarer",
+                    _("%(player)s is not at this table.") % {"player": first},
+                )
+                return data
+            data["first_seat"] = players.index(first)
+        if data["levels"] is None or "rules" not in data:
+            return data
+        try:
+            setup = GameSetup(data["rules"], table, data["levels"], data["first_seat"])
+        except GameError as error:
+            self.add_error(None, str(error))
+            return data
+        if setup.needs_first_declarer and data["first_seat"] is None:
+            self.add_error(
+                "first_declarer",
+                _("Nobody bids for hand 1 at this table: choose who starts it."),
+            )
+        return data
+
+    def _table(self, data: dict, players: list[Player]) -> Table | None:
+        """The table these choices make, or None (with the error beside its field)."""
+        if data.get("trumps") == FIXED:
+            suits = tuple(data[suit] for suit in ROTATION if data.get(suit) is not None)
+            if not suits:
+                self.add_error(
+                    "trumps", _("Choose the trump suits, in the order the hands take them.")
+                )
+                return None
+        teams = Teams(data.get("teams") or Teams.PARTNERS.value)
+        try:
+            return Table(
+                players=tuple(player.name for player in players),
+                decks=data.get("decks") or default_decks(len(players)),
+                teams=teams,
+                trumps=(
+                    TrumpRule(suits=suits)
+                    if data.get("trumps") == FIXED
+                    else TrumpRule.from_json(data.get("trumps") or BID)
+                ),
+                called=data.get("called") if teams is Teams.FIND_A_FRIEND else None,
+            )
+        except TableError as error:
+            self.add_error(TABLE_FIELDS.get(error.field or ""), str(error))
+            return None
+
+    def _levels(self, table: Table, seated: list) -> list[Rank] | None:
+        """Every seat's starting level: team-mates share the one given for any of them (2 if
+        none); in find-a-friend each player has their own."""
+        levels = [level for _seat, _player, level in seated]
+        shared = list(levels)
+        for team in table.fixed:
+            given = {levels[seat] for seat in team} - {None}
+            if len(given) > 1:
+                later = next(seat for seat in team[1:] if levels[seat] is not None)
+                self.add_error(
+                    LEVELS[later],
+                    _("%(team)s are a team and start at one level.")
+                    % {"team": joined([table.players[seat] for seat in team])},
+                )
+                return None
+            for seat in team:
+                shared[seat] = next(iter(given), None)
+        return [level or Rank.TWO for level in shared]
+
+    def table_problems(self) -> list[str]:
+        """What keeps the choices from making a table, as the fields about the table say."""
+        return [error for field in TABLE_FIELDS.values() for error in self.errors.get(field, [])]
+
+    def add_scoring_error(self, error: TableError | GameError) -> None:
+        """Show a complaint :meth:`Game.start` raised beside the field it names."""
+        self.add_error(TABLE_FIELDS.get(getattr(error, "field", None) or ""), str(error))
+
+    def start_args(self) -> dict:
+        """What :meth:`Game.start` takes, besides the group and who starts it."""
+        data = self.cleaned_data
+        table = data["table"]
+        return {
+            "players": data["players"],
+            "rules": data["rules"],
+            "decks": table.decks,
+            "teams": table.teams,
+            "trumps": table.trumps,
+            "called": table.called,
+            "levels": data["levels"],
+            "first_declarer": data["first_seat"],
+        }
+
+
+class HistoryFilterForm(forms.Form):
+    """The ladder history's filters: ``player`` cleans to a player's id (or None for everyone),
+    ``period`` to the (start, end) datetimes a game must start within (or None for all time)."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, empty_value=None, required=False)
+    period = forms.ChoiceField(label=_("Period"), required=False)
+
+    def __init__(self, *args, players: list[Player], years: list[int], now, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.now = now
+        self.fields["player"].choices = [("", _("Everyone"))] + [
+            (player.pk, player.name) for player in players
+        ]
+        self.fields["period"].choices = [
+            ("", _("All time")),
+            ("12m", _("The last 12 months")),
+            *((str(year), str(year)) for year in years),
+        ]
+
+    def clean_period(self):
+        period = self.cleaned_data["period"]
+        if not period:
+            return None
+        if period == "12m":
+            return (self.now - timedelta(days=365), self.now)
+        start = self.now.replace(
+            year=int(period), month=1, day=1, hour=0, minute=0, second=0, microsecond=0
+        )
+        return (start, start.replace(year=start.year + 1))
+
+
+class ReplayRulesForm(forms.Form):
+    """The rules to replay a game under: a preset or one of the group's tables (``rules`` cleans
+    to the Rules), and the number of decks: ``cleaned_data["table"]`` is the game's ``table``
+    with those decks (its own unless another is chosen), as `scoring` accepts it."""
+
+    rules = GroupRulesField(label=_("Replay under"))
+    decks = forms.TypedChoiceField(label=_("Decks"), coerce=int, empty_value=None, required=False)
+
+    def __init__(self, *args, group: Group, table: Table, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.fields["rules"].offer(group)
+        self.fields["decks"].choices = [
+            ("", _("%(decks)d, as played") % {"decks": table.decks}),
+            *((n, str(n)) for n in (2, 3, 4) if n != table.decks),
+        ]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        try:
+            data["table"] = dataclasses.replace(
+                self.table, decks=data.get("decks") or self.table.decks
+            )
+        except TableError as error:
+            self.add_error("decks", str(error))
+        return data

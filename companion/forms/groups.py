@@ -1,0 +1,85 @@
+"""Accounts, groups and their rosters."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from companion.models import Group, Player
+
+# Accounts, groups, rosters, scoring tables, new games.
+
+
+class SignupForm(UserCreationForm):
+    """Django's sign-up form, with the e-mail address that a password reset needs."""
+
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=False,
+        help_text=_("Optional: only to reset a forgotten password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class GroupForm(forms.ModelForm):
+    class Meta:
+        model = Group
+        fields = ["name"]
+        labels = {"name": _("Group name")}
+        widgets = {"name": forms.TextInput(attrs={"placeholder": _("Thursday Tractor")})}
+
+
+class PlayerForm(forms.ModelForm):
+    """A name for the group's roster; the same name twice (in any case) is refused."""
+
+    class Meta:
+        model = Player
+        fields = ["name"]
+        labels = {"name": _("Player's name")}
+        widgets = {"name": forms.TextInput(attrs={"autocomplete": "off"})}
+
+    def __init__(self, *args, group: Group, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.group = group
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if self.instance.group.players.filter(name__iexact=name).exists():
+            raise forms.ValidationError(
+                _("%(name)s is already on the roster."), params={"name": name}, code="unique"
+            )
+        return name
+
+
+class PlayerAccountForm(forms.Form):
+    """Which player on the roster is the signed-in member: one each, and never someone
+    another account already claimed."""
+
+    player = forms.ModelChoiceField(
+        label=_("You on the roster"),
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label=_("Nobody yet"),
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+
+    def __init__(self, *args, group: Group, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.group, self.user = group, user
+        field = self.fields["player"]
+        field.queryset = group.players.filter(Q(user=None) | Q(user=user))
+        field.initial = group.players.filter(user=user).first()
+
+    def save(self) -> Player | None:
+        with transaction.atomic():
+            self.group.players.filter(user=self.user).update(user=None)
+            player = self.cleaned_data["player"]
+            if player is not None:
+                player.user = self.user
+                player.save(update_fields=["user"])
+        return player
