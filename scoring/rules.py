@@ -9,15 +9,25 @@ and the group's own tables, with a lossless JSON form.
 
 from __future__ import annotations
 
+import copy
 import enum
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from scoring.errors import RulesError
 
 E = TypeVar("E", bound=enum.Enum)
+
+MAX_LEVELS = 12
+"""The most levels a band awards: A is 12 levels above 2, so no climb needs more."""
+MAX_BAND_POINTS = 1000
+"""The highest band bound and the longest ``every`` of a table written for two decks. Their
+200 points and a doubled kitty make at most 320; a table that rewards a bigger kitty bonus can
+still place bands well above, and nothing in play could tell a band at 1000 from one higher."""
+MAX_THROW_PENALTY = 50
+"""The most points a failed throw costs per card taken back: five times the richest card."""
 
 
 class Side(enum.Enum):
@@ -140,10 +150,13 @@ class Rules:
                 "choose another kitty rule or forbid throws"
             )
         if isinstance(self.throw_penalty, bool) or not isinstance(self.throw_penalty, int):
-            raise RulesError(f"throw_penalty must be a whole number, got {self.throw_penalty!r}")
-        if self.throw_penalty < 0 or self.throw_penalty % 5:
             raise RulesError(
-                f"throw_penalty must be a multiple of 5 from 0, got {self.throw_penalty!r}"
+                f"throw_penalty must be a whole number, got {shown(self.throw_penalty)}"
+            )
+        if not 0 <= self.throw_penalty <= MAX_THROW_PENALTY or self.throw_penalty % 5:
+            raise RulesError(
+                f"throw_penalty must be a multiple of 5 from 0 to {MAX_THROW_PENALTY}, "
+                f"got {shown(self.throw_penalty)}"
             )
         if self.throw_penalty and not self.throws:
             raise RulesError("a throw penalty needs rules that allow throws")
@@ -209,7 +222,11 @@ def _for_decks(rules: Rules, decks: int) -> Rules:
         )
         for band, start, end in zip(rules.bands, starts, [*ends, None], strict=True)
     )
-    return replace(rules, bands=bands)
+    # Checked again for order (rounding down can break it), but against the bounds scaled too.
+    _check_bands(bands, top=_scaled(MAX_BAND_POINTS, decks))
+    scaled = copy.copy(rules)
+    object.__setattr__(scaled, "bands", bands)
+    return scaled
 
 
 def _scaled(points: int, decks: int) -> int:
@@ -233,34 +250,54 @@ def _check_name(name: object) -> None:
         raise RulesError(f"a rules object needs a name, got {name!r}")
 
 
-def _check_points(what: str, value: object, *, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 5:
-        raise RulesError(f"{what} must be a multiple of 5 from 0, got {value!r}")
+def shown(value: object) -> str:
+    """``repr(value)``, but a number too long to read (or to print at all) shows as its size.
+
+    >>> shown(10**100)
+    'a number of more than 100 digits'
+    """
+    if isinstance(value, int) and abs(value) >= 10**100:
+        return "a number of more than 100 digits"
+    return repr(value)
 
 
-def _check_bands(bands: tuple[Band, ...]) -> None:
-    """Bands cover every total from 0 up, in order, with no overlap or gap, and never favour
-    the declarers more as the opponents score more."""
+def _check_points(what: str, value: object, top: int, *, least: int = 0) -> None:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not least <= value <= top
+        or value % 5
+    ):
+        raise RulesError(
+            f"{what} must be a multiple of 5 from {least} to {top}, got {shown(value)}"
+        )
+
+
+def _check_bands(bands: tuple[Band, ...], top: int = MAX_BAND_POINTS) -> None:
+    """Bands cover every total from 0 up, in order, with no overlap or gap, start and climb
+    within ``top`` points, and never favour the declarers more as the opponents score more."""
     if not bands:
         raise RulesError("a scoring table needs at least one band")
     expected_low = 0
     for number, band in enumerate(bands, start=1):
-        where = f"band {number} ({band.label})"
-        _check_points(f"{where}: from", band.low)
-        _check_points(f"{where}: to", band.high, allow_none=True)
+        readable = all(shown(bound) == repr(bound) for bound in (band.low, band.high))
+        where = f"band {number} ({band.label})" if readable else f"band {number}"
+        _check_points(f"{where}: from", band.low, top)
+        if band.high is not None:
+            _check_points(f"{where}: to", band.high, top)
         if not isinstance(band.winner, Side):
             raise RulesError(f"{where}: winner must be declarers or opponents")
-        if isinstance(band.levels, bool) or not isinstance(band.levels, int) or band.levels < 0:
-            raise RulesError(f"{where}: levels must be a whole number from 0, got {band.levels!r}")
-        if band.every is not None and (
-            isinstance(band.every, bool)
-            or not isinstance(band.every, int)
-            or band.every <= 0
-            or band.every % 5
+        if (
+            isinstance(band.levels, bool)
+            or not isinstance(band.levels, int)
+            or not 0 <= band.levels <= MAX_LEVELS
         ):
-            raise RulesError(f"{where}: every must be a positive multiple of 5, got {band.every!r}")
+            raise RulesError(
+                f"{where}: levels must be a whole number from 0 to {MAX_LEVELS}, "
+                f"got {shown(band.levels)}"
+            )
+        if band.every is not None:
+            _check_points(f"{where}: every", band.every, top, least=5)
         if band.every is not None and band.winner is Side.DECLARERS:
             raise RulesError(f"{where}: only the opponents can climb more with more points")
         if band.low < expected_low:

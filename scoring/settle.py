@@ -21,11 +21,14 @@ from dataclasses import dataclass
 
 from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Rank, check_decks
 from scoring.errors import ScoringError, SettleError
-from scoring.rules import Band, Format, GameEnd, Rules, Side, get_rules
+from scoring.rules import Band, Format, GameEnd, Rules, Side, get_rules, shown
 from scoring.table import KITTY_POINTS_PER_CARD, MIN_KITTY, MIN_PLAYERS, deal
 
 MAX_KITTY = 12
 """The most kitty cards a deal leaves: a table can agree on a bigger kitty than the least."""
+MAX_TRACTOR_PAIRS = 16
+"""The longest tractor: the trump chain's 12 ranks, the off-suit and trump-suit level cards and
+the two jokers. It bounds the per-pair kitty multiplier at 2 ** 17."""
 
 __all__ = ["LastTrick", "Levels", "Settlement", "TakenBack", "explain", "get_rules", "settle"]
 
@@ -202,8 +205,9 @@ def settle(
         raise SettleError(str(error), field="decks") from None
     kitty_cards = _check_kitty_cards(decks, kitty_cards)
     _check_points(opponent_points, kitty_points, decks, kitty_cards)
-    _check_last_trick(rules, last_trick, (CARDS_PER_DECK * decks - kitty_cards) // players)
-    _check_taken_back(rules, taken_back)
+    hand = (CARDS_PER_DECK * decks - kitty_cards) // players
+    _check_last_trick(rules, last_trick, hand)
+    _check_taken_back(rules, taken_back, hand)
 
     multiplier = rules.kitty_multiplier(last_trick.format, last_trick.cards)
     bonus = kitty_points * multiplier if last_trick.winner is Side.OPPONENTS else 0
@@ -274,7 +278,7 @@ def _check_kitty_cards(decks: int, kitty_cards: int | None) -> int:
     ):
         raise SettleError(
             f"kitty_cards must be a number of cards from {MIN_KITTY} to {MAX_KITTY}, "
-            f"got {kitty_cards!r}",
+            f"got {shown(kitty_cards)}",
             field="kitty_cards",
         )
     return kitty_cards
@@ -293,7 +297,7 @@ def _check_points(opponent_points: int, kitty_points: int, decks: int, kitty_car
             or value % 5
         ):
             raise SettleError(
-                f"{name} must be a multiple of 5 from 0 to {top}, got {value!r}", field=name
+                f"{name} must be a multiple of 5 from 0 to {top}, got {shown(value)}", field=name
             )
     if opponent_points + kitty_points > deck_points:
         raise SettleError(
@@ -303,12 +307,14 @@ def _check_points(opponent_points: int, kitty_points: int, decks: int, kitty_car
         )
 
 
-def _check_taken_back(rules: Rules, taken_back: TakenBack) -> None:
+def _check_taken_back(rules: Rules, taken_back: TakenBack, hand: int) -> None:
+    # A failed throw takes back fewer cards than its thrower holds; a side's failed throws
+    # in one hand never add up to more than a hand.
     for side in Side:
         cards = getattr(taken_back, side.value)
-        if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 100:
+        if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= hand:
             raise SettleError(
-                f"taken_back.{side} must be a number of cards from 0 to 100, got {cards!r}",
+                f"taken_back.{side} must be a number of cards from 0 to {hand}, got {shown(cards)}",
                 field="taken_back",
             )
     if taken_back and not rules.throws:
@@ -322,26 +328,29 @@ def _check_last_trick(rules: Rules, last_trick: LastTrick, most: int) -> None:
     fmt, cards = last_trick.format, last_trick.cards
     if isinstance(cards, bool) or not isinstance(cards, int):
         raise SettleError(
-            f"last_trick.cards must be a whole number, got {cards!r}", field="last_trick"
+            f"last_trick.cards must be a whole number, got {shown(cards)}", field="last_trick"
         )
     if fmt is Format.THROW and not rules.throws:
         raise SettleError(
             f"the {rules.name} rules allow no throws, so the last trick was no throw",
             field="last_trick",
         )
+    if cards > most:
+        raise SettleError(
+            f"a last trick of {shown(cards)} cards per player is more than a hand of {most} holds",
+            field="last_trick",
+        )
     expected = {
         Format.SINGLE: (cards == 1, "1 card"),
         Format.PAIR: (cards == 2, "2 cards"),
-        Format.TRACTOR: (cards >= 4 and cards % 2 == 0, "an even number of cards from 4"),
+        Format.TRACTOR: (
+            4 <= cards <= 2 * MAX_TRACTOR_PAIRS and cards % 2 == 0,
+            f"an even number of cards from 4 to {2 * MAX_TRACTOR_PAIRS}",
+        ),
         Format.THROW: (cards >= 2, "at least 2 cards"),
     }
     fits, wanted = expected[fmt]
     if not fits:
         raise SettleError(
-            f"a {fmt} last trick has {wanted} per player, got {cards}", field="last_trick"
-        )
-    if cards > most:
-        raise SettleError(
-            f"a last trick of {cards} cards per player is more than a hand of {most} holds",
-            field="last_trick",
+            f"a {fmt} last trick has {wanted} per player, got {shown(cards)}", field="last_trick"
         )

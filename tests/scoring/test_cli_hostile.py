@@ -156,7 +156,7 @@ CASES = [
     pytest.param(
         "settle",
         settle(rules="open-ladder", taken_back={"declarers": HUGE}),
-        f"taken_back.declarers must be a number of cards from 0 to 100, got {HUGE}",
+        f"taken_back.declarers must be a number of cards from 0 to 25, got {HUGE}",
         id="huge-taken-back",
     ),
     pytest.param(

@@ -344,17 +344,17 @@ INVALID_TABLES = [
     ),
     pytest.param(
         a_table((0, 33, DEC, 2), (35, 75, DEC, 1), (80, None, OPP, 0)),
-        "band 1 (0–33): to must be a multiple of 5 from 0, got 33",
+        "band 1 (0–33): to must be a multiple of 5 from 0 to 1000, got 33",
         id="to-not-a-multiple-of-5",
     ),
     pytest.param(
         a_table((0, 75, DEC, 1), (81, None, OPP, 0)),
-        "band 2 (81+): from must be a multiple of 5 from 0, got 81",
+        "band 2 (81+): from must be a multiple of 5 from 0 to 1000, got 81",
         id="from-not-a-multiple-of-5",
     ),
     pytest.param(
         a_table((0, 75, DEC, 1), (80, None, OPP, 1, 30.5)),
-        "band 2 (80+): every must be a positive multiple of 5, got 30.5",
+        "band 2 (80+): every must be a multiple of 5 from 5 to 1000, got 30.5",
         id="every-not-a-multiple-of-5",
     ),
     pytest.param(
@@ -397,7 +397,7 @@ INVALID_TABLES = [
     ),
     pytest.param(
         a_table((0, 75, DEC, -1), (80, None, OPP, 0)),
-        "band 1 (0–75): levels must be a whole number from 0, got -1",
+        "band 1 (0–75): levels must be a whole number from 0 to 12, got -1",
         id="negative-levels",
     ),
     pytest.param(
@@ -447,7 +447,7 @@ INVALID_TABLES = [
     ),
     pytest.param(
         {**VALID, "throws": True, "throw_penalty": 12},
-        "throw_penalty must be a multiple of 5 from 0, got 12",
+        "throw_penalty must be a multiple of 5 from 0 to 50, got 12",
         id="throw-penalty-not-a-multiple-of-5",
     ),
     pytest.param(

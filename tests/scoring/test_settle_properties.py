@@ -49,7 +49,11 @@ def custom_rules(draw: st.DrawFn, *, every: bool = True) -> Rules:
     ]
     least = 0
     for i in range(declarers_bands, count):
-        step = draw(st.none() | multiples_of_5) if every else None
+        # A step longer than half the band climbs at most one level more within it, so four
+        # opponents' bands stay within the 12 levels a band may award.
+        span = ends[i] - starts[i] if ends[i] is not None else 0
+        steps = st.integers(span // 10 + 1, 200).map(lambda n: 5 * n)
+        step = draw(st.none() | steps) if every else None
         band = Band(starts[i], ends[i], Side.OPPONENTS, least + draw(st.integers(0, 2)), step)
         bands.append(band)
         least = band.levels_for(band.high) if band.high is not None else band.levels
