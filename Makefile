@@ -1,11 +1,15 @@
-# Tractor Companion: `make run` sets up and starts the app, `make test` sets up and runs every test.
+# Tractor Companion: `make run` sets up and starts the app on this machine (DEBUG on),
+# `make serve` starts it for real (gunicorn; the environment as the README's "Running it for real"
+# says), `make test` sets up and runs every test.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
+BIND ?= 127.0.0.1:8000
+WORKERS ?= 2
 
-.PHONY: install run test lint bench
+.PHONY: install run serve test lint bench
 
 install: $(INSTALLED)
 
@@ -17,10 +21,16 @@ $(INSTALLED): pyproject.toml
 	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $@
 
+run: export DEBUG = true
 run: install
 	@$(PY) manage.py migrate --verbosity 0
 	@$(PY) manage.py demo
 	$(PY) manage.py runserver $(HOST)
+
+serve: install
+	@$(PY) manage.py migrate --verbosity 0
+	@$(PY) manage.py collectstatic --no-input --verbosity 0
+	exec $(VENV)/bin/gunicorn companion.wsgi --workers $(WORKERS) --bind $(BIND) --access-logfile -
 
 lint: install
 	@$(VENV)/bin/ruff check --quiet .

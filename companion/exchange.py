@@ -9,7 +9,7 @@ the reader.
 
     {"format": "tractor-companion-group", "version": 2,
      "group": {"name", "created"}, "members": [{"username", "joined"}],
-     "players": [{"name", "user"}], "scoring_tables": [{"rules", "updated"}],
+     "players": [{"name", "user", "retired"}], "scoring_tables": [{"rules", "updated"}],
      "games": [{"created", "created_by", "rules",
                 "seats": [{"player", "level"}], "decks", "teams", "trumps", "called",
                 "first_declarer",
@@ -192,7 +192,10 @@ def export_group(group: Group) -> dict:
             {"username": member.user.username, "joined": isoformat(member.joined)}
             for member in memberships
         ],
-        "players": [{"name": player.name, "user": _username(player.user)} for player in players],
+        "players": [
+            {"name": player.name, "user": _username(player.user), "retired": player.retired}
+            for player in players
+        ],
         "scoring_tables": [
             {"rules": table.rules_json, "updated": isoformat(table.updated)}
             for table in group.scoring_tables.order_by("pk")
@@ -318,8 +321,19 @@ def _listed(table: Table, seats: Iterable[int]) -> str:
 
 def csv_text(group: Group) -> str:
     out = io.StringIO()
-    csv.writer(out).writerows(hands_csv(group))
+    csv.writer(out).writerows([_inert(cell) for cell in row] for row in hands_csv(group))
     return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(cell: object) -> object:
+    """A text cell a spreadsheet would run as a formula (a player named ``=HYPERLINK(…)``)
+    gets a leading ``'``, as OWASP advises; numbers stay numbers."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
 
 
 def isoformat(value: datetime) -> str:
@@ -396,6 +410,10 @@ class Imported:
     missing: tuple[str, ...]
 
 
+MIN_CONTAINERS = 1000
+BYTES_PER_CONTAINER = 32
+
+
 def parse(text: str | bytes) -> object:
     """The file's JSON; ExchangeError if it is not JSON at all."""
     if isinstance(text, bytes):
@@ -403,6 +421,14 @@ def parse(text: str | bytes) -> object:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             raise ExchangeError(f"the file is not UTF-8 text (byte {error.start})") from None
+    # An export holds one object or list per 130 bytes or so; a file packed with empty ones
+    # (``[{},{},…]``) would take a worker dozens of times its size to read.
+    containers = text.count("{") + text.count("[")
+    if containers > max(MIN_CONTAINERS, len(text) // BYTES_PER_CONTAINER):
+        raise ExchangeError(
+            f"the file is not a group export: {containers} lists and objects in "
+            f"{len(text)} characters are far more than an export holds"
+        )
     try:
         data = json.loads(text)
         # A lone surrogate escape ("\\ud800") is no character: no database would store it.
@@ -460,7 +486,9 @@ def read(data: object) -> GroupExport:
         if username in members:
             raise ExchangeError(f"{where}: {username!r} is a member twice")
         members[username] = _datetime(raw, "joined", where)
-    players = tuple(_player(number, raw) for number, raw in _items(top, "players", "the file"))
+    players = tuple(
+        _player(number, raw, version) for number, raw in _items(top, "players", "the file")
+    )
     names, accounts = set(), set()
     for number, player in enumerate(players, start=1):
         if player["name"] in names:
@@ -490,13 +518,18 @@ def read(data: object) -> GroupExport:
     )
 
 
-def _player(number: int, raw: object) -> dict:
+def _player(number: int, raw: object, version: int) -> dict:
     where = f"player {number}"
-    _keys(_object(raw, where), where, ("name", "user"))
+    # Version 1 knew no retired players.
+    keys = ("name", "user") if version == OLD_VERSION else ("name", "user", "retired")
+    _keys(_object(raw, where), where, keys)
     name = _text(raw, "name", where, longest=Player._meta.get_field("name").max_length)
     if name != " ".join(name.split()):
         raise ExchangeError(f"{where}: the name {name!r} has spaces at its ends or doubled")
-    return {"name": name, "user": _optional_text(raw, "user", where)}
+    retired = raw.get("retired", False)
+    if not isinstance(retired, bool):
+        raise ExchangeError(f"{where}: retired must be true or false, got {_show(retired)}")
+    return {"name": name, "user": _optional_text(raw, "user", where), "retired": retired}
 
 
 def _scoring_table(number: int, raw: object) -> dict:
@@ -564,10 +597,7 @@ def _game(where: str, raw: object, roster: tuple[str, ...]) -> GameRecord:
         hands=tuple(
             {**fields, "number": number} for number, (fields, _) in enumerate(hands, start=1)
         ),
-        changes=tuple(
-            _change(f"{where}, change {n}", change, table)
-            for n, change in _items(raw, "changes", where)
-        ),
+        changes=_history(where, raw, table, [fields for fields, _ in hands]),
         disputes=tuple(
             _dispute(f"{where}, dispute {n}", d, len(hands))
             for n, d in _items(raw, "disputes", where)
@@ -652,6 +682,51 @@ def _kitty(where: str, text: str, points: int, table: Table) -> str:
             f"but kitty_points is {points}"
         )
     return " ".join(str(card) for card in cards)
+
+
+def _history(where: str, raw: dict, table: Table, hands: list[dict]) -> tuple[dict, ...]:
+    """The game's changes, which, replayed in order from no hands, must give its hands (as far
+    as each snapshot tells: older ones lack later fields). A game kept without a history
+    passes as it is."""
+    changes = tuple(
+        _change(f"{where}, change {n}", change, table)
+        for n, change in _items(raw, "changes", where)
+    )
+    kept: list[dict] = []
+    for n, change in enumerate(changes, start=1):
+        number, action = change["hand_number"], change["action"]
+        if action == HandChange.Action.RECORDED and number == len(kept) + 1:
+            kept.append(change["after"])
+        elif action == HandChange.Action.EDITED and number <= len(kept):
+            kept[number - 1] = change["after"]
+        elif action == HandChange.Action.DELETED and number <= len(kept):
+            kept.pop(number - 1)
+        else:
+            raise ExchangeError(
+                f"{where}, change {n}: hand {number} cannot be {action}: "
+                f"the history had {len(kept)} hands then"
+            )
+    if changes and len(kept) != len(hands):
+        raise ExchangeError(
+            f"{where}: the history leads to {len(kept)} hands, but the game has {len(hands)}"
+        )
+    for number, (snapshot, fields) in enumerate(zip(kept, hands, strict=True), start=1):
+        for key, value in _as_migrated(snapshot or {}).items():
+            if key != "number" and fields.get(key, value) != value:
+                raise ExchangeError(
+                    f"{where}, hand {number}: the history leaves its {key} at {_show(value)}, "
+                    f"but the hand has {_show(fields[key])}"
+                )
+    return changes
+
+
+def _as_migrated(snapshot: dict) -> dict:
+    """A snapshot as migration 0005 left its hand: a bid the trump contradicts reads "none"
+    (the history kept what was entered)."""
+    bid, trump = snapshot.get("bid"), snapshot.get("trump")
+    if (bid in JOKER_BIDS and trump) or (bid in SUIT_BIDS and not trump):
+        return {**snapshot, "bid": Hand.Bid.NONE.value}
+    return snapshot
 
 
 def _change(where: str, raw: object, table: Table) -> dict:
@@ -962,7 +1037,12 @@ def _write(export: GroupExport, name: str, members: list, found: dict) -> Group:
     players = _create(
         Player,
         [
-            Player(group=group, name=player["name"], user=found.get(player["user"]))
+            Player(
+                group=group,
+                name=player["name"],
+                user=found.get(player["user"]),
+                retired=player["retired"],
+            )
             for player in export.players
         ],
     )

@@ -9,7 +9,7 @@ import threading
 from collections import OrderedDict
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -44,6 +44,37 @@ class Group(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("group", args=[self.pk])
 
+    def new_invite(self) -> None:
+        """Replace the invite link: the old one stops letting anyone in."""
+        self.invite_token = new_token()
+        self.save(update_fields=["invite_token"])
+
+    def remove_member(self, user) -> bool:
+        """Take ``user`` out of the group, leaving or removed by another member; False if they
+        were not a member. Their player stays on the roster with all their games, no longer
+        linked to an account that cannot see them. The last member cannot go (LastMember):
+        nobody could ever open the group again.
+        """
+        with transaction.atomic():
+            # Two members leaving at once must not both find someone else still there.
+            Group.objects.select_for_update().get(pk=self.pk)
+            memberships = Membership.objects.filter(group=self)
+            if not memberships.filter(user=user).exists():
+                return False
+            if memberships.count() == 1:
+                raise LastMember(self)
+            memberships.filter(user=user).delete()
+            self.players.filter(user=user).update(user=None)
+        return True
+
+
+class LastMember(Exception):
+    """The group's last member asked to leave it."""
+
+    def __init__(self, group: Group) -> None:
+        super().__init__(f"the last member of {group} cannot leave it")
+        self.group = group
+
 
 class Membership(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE)
@@ -67,15 +98,43 @@ class Player(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # A retired player keeps their games and history but is no longer offered for new games.
+    retired = models.BooleanField(_("retired"), default=False)
 
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["group", "name"], name="unique_player_name_in_group")
+            models.UniqueConstraint(fields=["group", "name"], name="unique_player_name_in_group"),
+            models.UniqueConstraint(
+                fields=["group", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_player_per_account_in_group",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def claim(self, user) -> bool:
+        """Make the player ``user``'s own (and no other player of the group); False if another
+        account holds them, even one that claimed them a moment ago."""
+        try:
+            with transaction.atomic():
+                self.group.players.filter(user=user).exclude(pk=self.pk).update(user=None)
+                # Set only while nobody else holds the row: of two claims at once, one wins.
+                free = Player.objects.filter(models.Q(user=None) | models.Q(user=user), pk=self.pk)
+                if not free.update(user=user):
+                    transaction.set_rollback(True)
+                    return False
+        except IntegrityError:  # the same account claiming two players at once
+            return False
+        self.user = user
+        return True
+
+    def retire(self, retired: bool = True) -> None:
+        """Retire the player, or bring them back with ``retired=False``."""
+        self.retired = retired
+        self.save(update_fields=["retired"])
 
 
 class ScoringTable(models.Model):
@@ -228,6 +287,11 @@ class Game(models.Model):
             )
         return game
 
+    def new_share_link(self) -> None:
+        """Replace the share link: phones watching by the old one stop seeing the game."""
+        self.share_token = new_token()
+        self.save(update_fields=["share_token"])
+
     def player_at(self, seat: int) -> Player:
         return self.seated[seat].player
 
@@ -239,12 +303,15 @@ class Game(models.Model):
 
     def record_hand(self, fields: dict, *, version: int, request_key: str, by) -> Hand:
         """Add the next hand. A retried request (same ``request_key``) returns the hand it
-        already saved; a save made against an older ``version`` raises StaleGame."""
+        already saved, or raises SavedDifferently if that hand differs from this one; a save
+        made against an older ``version`` raises StaleGame."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             if request_key:
                 saved = game.hands.filter(request_key=request_key).first()
                 if saved is not None:
+                    if any(getattr(saved, name) != value for name, value in fields.items()):
+                        raise SavedDifferently(saved)
                     return saved
             game._check_version(version)
             hands = list(game.hands.all())
@@ -371,6 +438,14 @@ class StaleGame(Exception):
     def __init__(self, game: Game) -> None:
         super().__init__("the game changed since this page was loaded")
         self.game = game
+
+
+class SavedDifferently(Exception):
+    """A retried save whose hand was already saved, with other contents."""
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(f"hand {hand.number} was already saved with other contents")
+        self.hand = hand
 
 
 class Hand(models.Model):

@@ -1,16 +1,22 @@
-"""Tractor Companion's one settings file: every knob comes from the environment, and it runs
-with none set (SQLite, debug on, a development secret key)."""
+"""Tractor Companion's one settings file: every knob comes from the environment. With DEBUG on
+(as `make run` and the tests set it) it needs nothing else: SQLite, and a secret key generated
+once into `.secret_key`. With DEBUG off (the default) it is production: SECRET_KEY is required,
+cookies are secure and plain HTTP is redirected to HTTPS."""
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import bootstrap_wrapper
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.contrib.messages import constants as message_constants
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management.utils import get_random_secret_key
 from django.utils.translation import gettext_lazy as _
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -22,17 +28,40 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_bool("DEBUG", True)
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def local_secret_key(path: Path) -> str:
+    """The key of this checkout, made on its first start: sessions outlive a restart."""
+    if not path.exists():
+        path.write_text(get_random_secret_key())
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "development-only-not-a-secret"  # a placeholder: DEBUG is on
-ALLOWED_HOSTS = [
-    host.strip()
-    for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
-    if host.strip()
-]
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (`make run` starts the app locally)"
+        )
+    SECRET_KEY = local_secret_key(BASE_DIR / ".secret_key")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+
+# HTTPS. A TLS-terminating proxy in front says which scheme the browser used; trusting its
+# header lets a browser's POST match its own https:// origin (or CSRF refuses it).
+if env_bool("BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+# Browsers remember HSTS for this long, so it is the operator's choice, once HTTPS works.
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 INSTALLED_APPS = [
     "companion",
@@ -47,19 +76,29 @@ INSTALLED_APPS = [
     "template_partials",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages go out compressed (static files already are, by whitenoise above). BREACH, which
+    # reads secrets out of compressed sizes, is met by Django masking the CSRF token afresh in
+    # every response.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "companion.limits.body_limit",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "companion.urls"
@@ -80,16 +119,24 @@ TEMPLATES = [
     },
 ]
 
+# Every form but the import's fits in a few kilobytes; companion.limits refuses bigger bodies
+# (files too) before they are read, the import page allowing its own file size.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2**20
+
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores SELECT ... FOR UPDATE: taking the write lock when a transaction starts
     # makes a second save wait for the first and then see that the game changed.
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
+else:
+    # Opening a PostgreSQL connection costs more than a page's queries: each worker keeps its
+    # connection this many seconds, checked before reuse so that a restarted database is no error.
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -115,16 +162,28 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# Bootstrap's dist files come from the bootstrap-wrapper wheel, served as static/bootstrap/.
+# Bootstrap's stylesheets come from the bootstrap-wrapper wheel, served as static/bootstrap/css/;
+# no page uses Bootstrap's scripts.
 STATICFILES_DIRS = [
     BASE_DIR / "static",
-    ("bootstrap", bootstrap_wrapper.get_bootstrap_dir()),
+    ("bootstrap/css", Path(bootstrap_wrapper.get_bootstrap_dir()) / "css"),
 ]
+# Production serves what `collectstatic` gathered into STATIC_ROOT, named by content and
+# compressed ahead of time (gzip and brotli), so whitenoise lets browsers keep each file for a
+# year; with DEBUG on, the source folders are served as they are edited.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
 }
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = DEBUG
+# Every page names static files through {% static %}, so only the hashed copies are served.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+# Source maps are fetched by a developer's tools only: not worth brotli's time at collectstatic.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 # Bootstrap names the error alert "danger".
 MESSAGE_TAGS = {message_constants.ERROR: "danger"}
@@ -133,6 +192,58 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Content Security Policy: scripts and stylesheets come from this site's static files only (htmx
+# and Bootstrap among them); no inline script, event handler or style attribute. Bootstrap
+# draws its form controls' icons as data: images.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# The app uses none of the browser's powerful features.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+}
+
+# Login throttling (django-axes, kept in the database so every app server sees it): after
+# AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is refused,
+# right password or not, for AXES_COOLOFF_MINUTES. The admin's login is the same login.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+if env_bool("BEHIND_PROXY", False):
+
+    def client_address(request) -> str:
+        """The address the proxy saw: the last in X-Forwarded-For, the one it appended (a
+        client can write the others itself)."""
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        return forwarded.rsplit(",", 1)[-1].strip() or request.META.get("REMOTE_ADDR", "")
+
+    AXES_CLIENT_IP_CALLABLE = client_address
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import timedelta
+from datetime import MAXYEAR, timedelta
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -103,7 +103,7 @@ class GameForm(forms.Form):
 
     def __init__(self, *args, group: Group, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        roster = group.players.all()
+        roster = group.players.filter(retired=False)
         for number, (seat, level) in enumerate(zip(SEATS, LEVELS, strict=True), start=1):
             self.fields[seat] = forms.ModelChoiceField(
                 label=_("Player %(number)d") % {"number": number},
@@ -282,6 +282,8 @@ class HistoryFilterForm(forms.Form):
         start = self.now.replace(
             year=int(period), month=1, day=1, hour=0, minute=0, second=0, microsecond=0
         )
+        if start.year == MAXYEAR:  # no year follows it: the period ends with the calendar
+            return (start, start.replace(month=12, day=31, hour=23, minute=59, second=59))
         return (start, start.replace(year=start.year + 1))
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
@@ -49,7 +49,14 @@ class PlayerForm(forms.ModelForm):
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
-        if self.instance.group.players.filter(name__iexact=name).exists():
+        same = self.instance.group.players.filter(name__iexact=name).first()
+        if same is not None and same.retired:
+            raise forms.ValidationError(
+                _("%(name)s is retired: bring them back instead."),
+                params={"name": same.name},
+                code="unique",
+            )
+        if same is not None:
             raise forms.ValidationError(
                 _("%(name)s is already on the roster."), params={"name": name}, code="unique"
             )
@@ -75,11 +82,49 @@ class PlayerAccountForm(forms.Form):
         field.queryset = group.players.filter(Q(user=None) | Q(user=user))
         field.initial = group.players.filter(user=user).first()
 
-    def save(self) -> Player | None:
-        with transaction.atomic():
+    def save(self) -> bool:
+        """Claim the chosen player (or none); False if another account got them first."""
+        player = self.cleaned_data["player"]
+        if player is None:
             self.group.players.filter(user=self.user).update(user=None)
-            player = self.cleaned_data["player"]
-            if player is not None:
-                player.user = self.user
-                player.save(update_fields=["user"])
-        return player
+            return True
+        return player.claim(self.user)
+
+
+class RetireForm(forms.Form):
+    """A player to retire, chosen from those playing; or, with ``back``, a retired player to
+    bring back."""
+
+    player = forms.ModelChoiceField(
+        label=_("Player to retire"),
+        queryset=Player.objects.none(),
+        empty_label="—",
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+
+    def __init__(self, *args, group: Group, back: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        field.queryset = group.players.filter(retired=back)
+        if back:
+            choose = _("Choose a retired player to bring back.")
+        else:
+            choose = _("Choose a player on the roster to retire.")
+        field.error_messages = {"required": choose, "invalid_choice": choose}
+
+
+class MemberForm(forms.Form):
+    """Another member of the group, to remove from it."""
+
+    member = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(),
+        error_messages={
+            "required": _("Choose the member to remove."),
+            "invalid_choice": _("That person is not a member of the group."),
+        },
+    )
+
+    def __init__(self, *args, group: Group, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Leaving is its own action, which asks a different question first.
+        self.fields["member"].queryset = group.members.exclude(pk=user.pk)

@@ -23,6 +23,7 @@ from scoring import (
     TractorFollow,
     rules_from_json,
 )
+from scoring.rules import MAX_BAND_POINTS, MAX_LEVELS, MAX_THROW_PENALTY
 
 KITTY_CHOICES = [
     (KittyRule.DOUBLE.value, _("×2, whatever the last trick")),
@@ -41,15 +42,19 @@ TRACTOR_FOLLOW_CHOICES = [
     (TractorFollow.TRACTOR.value, _("A tractor of the same length, if held")),
     (TractorFollow.PAIRS.value, _("As many pairs as possible")),
 ]
-POINTS_WIDGET = {"step": 5, "min": 0, "inputmode": "numeric"}
+POINTS_WIDGET = {"step": 5, "min": 0, "max": MAX_BAND_POINTS, "inputmode": "numeric"}
+POINTS = {"min_value": 0, "max_value": MAX_BAND_POINTS}
 
 
 class BandForm(forms.Form):
     """One row of a scoring table; `scoring` judges the rows together."""
 
-    low = forms.IntegerField(label=_("From"), widget=forms.NumberInput(attrs=POINTS_WIDGET))
+    low = forms.IntegerField(
+        label=_("From"), **POINTS, widget=forms.NumberInput(attrs=POINTS_WIDGET)
+    )
     high = forms.IntegerField(
         label=_("To"),
+        **POINTS,
         required=False,
         widget=forms.NumberInput(attrs={**POINTS_WIDGET, "placeholder": _("more")}),
     )
@@ -57,10 +62,15 @@ class BandForm(forms.Form):
         label=_("Winner"), choices=SIDE_CHOICES, coerce=Side, widget=forms.RadioSelect
     )
     levels = forms.IntegerField(
-        label=_("Levels"), widget=forms.NumberInput(attrs={"min": 0, "inputmode": "numeric"})
+        label=_("Levels"),
+        min_value=0,
+        max_value=MAX_LEVELS,
+        widget=forms.NumberInput(attrs={"min": 0, "max": MAX_LEVELS, "inputmode": "numeric"}),
     )
     every = forms.IntegerField(
         label=_("Every"),
+        min_value=5,
+        max_value=MAX_BAND_POINTS,
         required=False,
         help_text=_("One more level per this many points more."),
         widget=forms.NumberInput(attrs={**POINTS_WIDGET, "min": 5}),
@@ -119,7 +129,9 @@ class ScoringTableForm(forms.Form):
     throw_penalty = forms.IntegerField(
         label=_("Penalty per card taken back from a failed throw"),
         initial=0,
-        widget=forms.NumberInput(attrs=POINTS_WIDGET),
+        min_value=0,
+        max_value=MAX_THROW_PENALTY,
+        widget=forms.NumberInput(attrs={**POINTS_WIDGET, "max": MAX_THROW_PENALTY}),
     )
     tractor_follow = forms.TypedChoiceField(
         label=_("A tractor led obliges"),

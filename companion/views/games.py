@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from companion.forms.hands import HandForm
-from companion.models import Game, Hand, Seat, StaleGame
+from companion.models import Game, Hand, SavedDifferently, Seat, StaleGame
 from companion.templatetags.tractor import level, names
 from companion.templatetags.tricks import CARD_GRID
 from scoring import Rules
@@ -130,6 +130,10 @@ def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
     if request.method == "POST" and request.POST.get("action") == "undo":
         return undo_last_hand(request, game)
+    if request.method == "POST" and request.POST.get("action") == "new_share_link":
+        game.new_share_link()
+        messages.success(request, _("Made a new share link: the old one no longer shows the game."))
+        return redirect(game)
     return scoreboard(request, game, can_edit=True)
 
 
@@ -219,6 +223,16 @@ def _hand_page(request: HttpRequest, game: Game, hands: list[Hand], number: int)
                     request_key=_request_key(request),
                     by=request.user,
                 )
+        except SavedDifferently as error:
+            messages.warning(
+                request,
+                _(
+                    "Hand %(number)d was already saved from this page with other numbers: "
+                    "check it below and correct it if needed."
+                )
+                % {"number": error.hand.number},
+            )
+            return redirect(game)
         except StaleGame:
             # Shown the game as it now is, the slower scorekeeper sees whether their hand is in.
             messages.warning(

@@ -16,9 +16,17 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from companion.forms.games import SEATS, GameForm
-from companion.forms.groups import GroupForm, PlayerAccountForm, PlayerForm, SignupForm
+from companion.forms.groups import (
+    GroupForm,
+    MemberForm,
+    PlayerAccountForm,
+    PlayerForm,
+    RetireForm,
+    SignupForm,
+)
 from companion.forms.tables import ScoringTableForm
-from companion.models import Game, Group, Membership, ScoringTable
+from companion.models import Game, Group, LastMember, Membership, ScoringTable
+from companion.throttling import too_many_signups
 from companion.views import RECENT_GAMES
 from companion.views.games import SEATED
 from scoring import PRESETS, Band, GameError, Side, TableError
@@ -55,9 +63,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_url or "home")
     form = SignupForm(request.POST or None)
+    if request.method == "POST" and too_many_signups(request):
+        form.add_error(
+            None, _("Too many accounts were made from here in the last hour: try again later.")
+        )
+        context = {"form": form, "next": next_url}
+        return render(request, "registration/signup.html", context, status=429)
     if form.is_valid():
         user = form.save()
-        login(request, user)
+        # The account was just made: nothing for django-axes (the first backend) to check.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -83,28 +98,41 @@ def invite_qr(url: str) -> str:
 
 @login_required
 def group(request: HttpRequest, pk: int) -> HttpResponse:
-    """A group: its roster (players are added here), its games, its scoring tables, the
-    link that invites people in, and its name (``action=rename``)."""
+    """A group: its roster (players are added, retired and brought back here), its games, its
+    scoring tables, its members (``action=remove``, ``action=leave``), the link that invites
+    people in (``action=new_invite`` replaces it), and its name (``action=rename``)."""
     group = member_group(request, pk)
+    action = request.POST.get("action") if request.method == "POST" else None
     form = PlayerForm(group=group)
     rename_form = GroupForm(instance=group, prefix="group")
-    if request.method == "POST" and request.POST.get("action") == "rename":
+    retire_form = RetireForm(group=group)
+    if action == "rename":
         rename_form = GroupForm(request.POST, instance=group, prefix="group")
         if rename_form.is_valid():
             rename_form.save()
             messages.success(request, _("Renamed the group %(name)s.") % {"name": group})
             return redirect(group)
         group.refresh_from_db(fields=["name"])  # the form wrote the refused name on it
-    elif request.method == "POST" and request.POST.get("action") == "me":
+    elif action == "me":
         account_form = PlayerAccountForm(request.POST, group=group, user=request.user)
-        if account_form.is_valid():
-            player = account_form.save()
+        if account_form.is_valid() and account_form.save():
+            player = account_form.cleaned_data["player"]
             if player is None:
                 messages.success(request, _("You are no longer on the roster."))
             else:
                 messages.success(request, _("You are %(name)s on the roster.") % {"name": player})
         else:
             messages.error(request, _("That player is someone else's."))
+        return redirect(group)
+    elif action in ("retire", "bring_back"):
+        retire_form = retire_player(request, group, back=action == "bring_back")
+        if not request.htmx:
+            return redirect(group)
+    elif action in ("remove", "leave"):
+        return remove_member(request, group, leaving=action == "leave")
+    elif action == "new_invite":
+        group.new_invite()
+        messages.success(request, _("Made a new invite link: the old one no longer works."))
         return redirect(group)
     elif request.method == "POST":
         form = PlayerForm(request.POST, group=group)
@@ -115,10 +143,13 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(group)
             form = PlayerForm(group=group)
     template = "companion/group.html"
+    roster = list(group.players.select_related("user"))
     context = {
         "group": group,
         "form": form,
-        "players": group.players.select_related("user"),
+        "players": [player for player in roster if not player.retired],
+        "retired": [player for player in roster if player.retired],
+        "retire_form": retire_form,
         "account_form": PlayerAccountForm(group=group, user=request.user),
     }
     if request.htmx:
@@ -131,11 +162,62 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "games_count": group.games.count(),
         "tables": group.scoring_tables.all(),
+        "memberships": group.membership_set.select_related("user").order_by("joined", "pk"),
         "invite_url": invite_url,
         "invite_qr": invite_qr(invite_url),
         "rename_form": rename_form,
     }
     return render(request, template, context)
+
+
+def retire_player(request: HttpRequest, group: Group, *, back: bool) -> RetireForm:
+    """Retire the chosen player, or bring them back; the form as the roster shows it next (with
+    its complaint if the choice was refused)."""
+    form = RetireForm(request.POST, group=group, back=back)
+    if not form.is_valid():
+        if not request.htmx:
+            messages.error(request, form.errors["player"][0])
+        # A refused bring-back has no form to show it beside: the roster shows who is back.
+        return RetireForm(group=group) if back else form
+    player = form.cleaned_data["player"]
+    player.retire(not back)
+    if not request.htmx:
+        if back:
+            message = _("%(name)s is back on the roster.")
+        else:
+            message = _("%(name)s is retired: their games stay in the history.")
+        messages.success(request, message % {"name": player})
+    return RetireForm(group=group)
+
+
+def remove_member(request: HttpRequest, group: Group, *, leaving: bool) -> HttpResponse:
+    """Remove another member, or leave the group: never its last member, who could not come
+    back (nobody could invite them)."""
+    if leaving:
+        member = request.user
+    else:
+        form = MemberForm(request.POST, group=group, user=request.user)
+        if not form.is_valid():
+            messages.error(request, form.errors["member"][0])
+            return redirect(group)
+        member = form.cleaned_data["member"]
+    try:
+        group.remove_member(member)
+    except LastMember:
+        messages.error(
+            request,
+            _("You are the only member of %(group)s: invite someone before you leave it.")
+            % {"group": group},
+        )
+        return redirect(group)
+    if leaving:
+        messages.success(request, _("You left %(group)s.") % {"group": group})
+        return redirect("home")
+    messages.success(
+        request,
+        _("%(name)s is no longer a member of %(group)s.") % {"name": member, "group": group},
+    )
+    return redirect(group)
 
 
 @login_required

@@ -8,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 from django.test import RequestFactory
 
-from companion.models import Game, Group, Player, ScoringTable
+from companion.models import Game, Group, Membership, Player, ScoringTable
 from companion.views.groups import member_group
 from scoring import PRESETS
 
@@ -76,6 +76,34 @@ def test_it_changes_nothing_for_a_non_member(client, outsider, group, players, u
     assert not Game.objects.exists()
     group.refresh_from_db()
     assert group.name == "Thursday Tractor"
+
+
+@pytest.mark.parametrize("url", GROUP_URLS)
+def test_a_removed_member_is_a_stranger_again(client, outsider, group, user, urls, url):
+    Membership.objects.create(group=group, user=outsider)
+    group.remove_member(outsider)
+    client.force_login(outsider)
+
+    assert client.get(url.format(**urls)).status_code == 404
+    assert client.post(url.format(**urls), {"action": "leave"}).status_code == 404
+
+
+def test_a_non_member_cannot_remove_retire_or_renew_anything(client, outsider, group, players):
+    client.force_login(outsider)
+    token = group.invite_token
+
+    for data in (
+        {"action": "remove", "member": group.members.get().pk},
+        {"action": "leave"},
+        {"action": "retire", "player": players[0].pk},
+        {"action": "new_invite"},
+    ):
+        assert client.post(f"/groups/{group.pk}/", data).status_code == 404
+
+    group.refresh_from_db()
+    assert group.invite_token == token
+    assert group.members.count() == 1
+    assert not group.players.filter(retired=True).exists()
 
 
 def test_it_hides_another_groups_table_behind_a_members_group(member, group):

@@ -90,11 +90,11 @@ DOCUMENT = {
     "group": {"name": "Thursday Tractor", "created": "2025-01-02T18:00:00+00:00"},
     "members": [{"username": "mei", "joined": "2025-01-02T18:00:00+00:00"}],
     "players": [
-        {"name": "Mei", "user": "mei"},
-        {"name": "Jun", "user": None},
-        {"name": "Lin", "user": None},
-        {"name": "Hao", "user": None},
-        {"name": "Zoe", "user": None},
+        {"name": "Mei", "user": "mei", "retired": False},
+        {"name": "Jun", "user": None, "retired": False},
+        {"name": "Lin", "user": None, "retired": False},
+        {"name": "Hao", "user": None, "retired": False},
+        {"name": "Zoe", "user": None, "retired": True},
     ],
     "scoring_tables": [{"rules": HOUSE, "updated": "2025-01-09T20:00:00.250000+00:00"}],
     "games": [
@@ -586,7 +586,11 @@ def test_it_downloads_the_export_as_a_json_file(member, group, players):
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].startswith('attachment; filename="thursday-tractor-')
     assert response["Content-Disposition"].endswith('.json"')
-    assert json.loads(response.content)["players"][0] == {"name": "Mei", "user": None}
+    assert json.loads(response.content)["players"][0] == {
+        "name": "Mei",
+        "user": None,
+        "retired": False,
+    }
 
 
 def test_the_group_page_links_to_both_exports(member, group):
@@ -869,6 +873,32 @@ BAD = [
         "one account for two players",
         _both(_set("players.0.user", "mei"), _set("players.1.user", "mei")),
         "player 2: the account 'mei' is another player already",
+    ),
+    (
+        "a band climbing past the bound",
+        _set("games.0.rules.bands.0.levels", 13),
+        "game 1: rules: band 1 (0): levels must be a whole number from 0 to 12, got 13",
+    ),
+    (
+        "a band starting past the bound",
+        _set("scoring_tables.0.rules.bands.1.from", 10**3000),
+        "scoring table 1: rules: band 2: from must be a multiple of 5 from 0 to 1000, "
+        "got a number of more than 100 digits",
+    ),
+    (
+        "a history that edits a hand into another",
+        _set("games.0.changes.2.after.opponent_points", 65),
+        "game 1, hand 2: the history leaves its opponent_points at 65, but the hand has 60",
+    ),
+    (
+        "a history that forgets a hand",
+        lambda data: _set("games.0.changes", data["games"][0]["changes"][:1])(data),
+        "game 1: the history leads to 1 hands, but the game has 2",
+    ),
+    (
+        "a history that edits a hand never recorded",
+        _set("games.0.changes.0.action", "edited"),
+        "game 1, change 1: hand 1 cannot be edited: the history had 0 hands then",
     ),
 ]
 

@@ -128,7 +128,10 @@ def test_it_explains_a_kitty_rule_that_cannot_score_throws(member, url):
     ("change", "message"),
     [
         ({"band-1-low": "lots"}, "Enter a whole number."),
-        ({"band-1-low": "42"}, "band 2 (42–75): from must be a multiple of 5 from 0, got 42"),
+        (
+            {"band-1-low": "42"},
+            "band 2 (42–75): from must be a multiple of 5 from 0 to 1000, got 42",
+        ),
         ({"band-2-levels": ""}, "This field is required."),
         ({"band-0-winner": "nobody"}, "Select a valid choice."),
         ({"name": ""}, "This field is required."),
