@@ -234,6 +234,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES",
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_USERNAME_CALLABLE = "companion.throttling.attempted_username"
 if env_bool("BEHIND_PROXY", False):
 
     def client_address(request) -> str:

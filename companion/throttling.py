@@ -16,6 +16,14 @@ from django.utils import timezone
 SIGNUPS_PER_HOUR = 10
 
 
+def attempted_username(request: HttpRequest, credentials: dict | None) -> str | None:
+    """The username a login tried, as axes keeps it: a username is at most 150 characters, and
+    a longer one (which no account has) must not break the attempt's 255-character column."""
+    data = credentials if credentials else getattr(request, "data", request.POST)
+    username = data.get("username")
+    return username[: User._meta.get_field("username").max_length] if username else username
+
+
 def too_many_signups(request: HttpRequest) -> bool:
     since = timezone.now() - timedelta(hours=1)
     logged_in_here = AccessLog.objects.filter(

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import expect
 
 from companion.models import Game, Group, Hand, Membership, Player
 
@@ -106,7 +107,8 @@ def test_six_players_find_friends_until_a_side_holds_at_ace(phone, live_server, 
 
     # Mei finds Wei: both climb one (3 decks: 60–115 is +1), and Wei starts next.
     phone.get_by_role("link", name="Record a hand").click()
-    assert phone.locator("#kitty-count").inner_text() == "0/6 · 0"
+    # The count is the page script's: wait for it rather than read it as the page loads.
+    expect(phone.locator("#kitty-count")).to_have_text("0/6 · 0")
     for _ in range(3):
         phone.locator('.kitty-card[data-card="5H"]').click()
     assert phone.locator('.kitty-card[data-card="5H"] .copies').inner_text() == "×3"
