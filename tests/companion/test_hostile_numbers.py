@@ -198,12 +198,8 @@ def test_the_migration_leaves_rules_within_bounds_alone():
     assert _migration().within_bounds(EXTREME) is EXTREME
 
 
-def test_a_player_named_as_a_formula_is_written_as_text(member, group, players, start_game, user):
-    players[0].name = '=HYPERLINK("http://x","y")'
-    players[0].save()
-    players[1].name = "+cmd|' /C calc'!A0"
-    players[1].save()
-    game = start_game()
+def record_a_held_hand(game, user) -> None:
+    """Mei declares hearts and holds the opponents to 45."""
     game.record_hand(
         {
             "declarer": 0,
@@ -220,6 +216,15 @@ def test_a_player_named_as_a_formula_is_written_as_text(member, group, players, 
         request_key="",
         by=user,
     )
+
+
+def test_a_player_named_as_a_formula_is_written_as_text(member, group, players, start_game, user):
+    players[0].name = '=HYPERLINK("http://x","y")'
+    players[0].save()
+    players[1].name = "+cmd|' /C calc'!A0"
+    players[1].save()
+    game = start_game()
+    record_a_held_hand(game, user)
 
     rows = list(csv.DictReader(io.StringIO(member.get(f"/groups/{group.pk}/export.csv").text)))
 
@@ -321,22 +326,7 @@ def test_the_history_filters_the_last_year_a_calendar_holds(member, group, start
 
 def test_an_import_whose_history_does_not_lead_to_its_hands_is_refused(group, start_game, user):
     game = start_game()
-    game.record_hand(
-        {
-            "declarer": 0,
-            "bid": "one",
-            "trump": "H",
-            "kitty_cards": "",
-            "kitty_points": 0,
-            "opponent_points": 45,
-            "last_trick_winner": "declarers",
-            "last_trick_format": "single",
-            "last_trick_cards": 1,
-        },
-        version=game.version,
-        request_key="",
-        by=user,
-    )
+    record_a_held_hand(game, user)
     data = json.loads(exchange.dumps(group))
     data["games"][0]["changes"][0]["after"]["opponent_points"] = 35
 
