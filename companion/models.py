@@ -11,6 +11,7 @@ from collections import OrderedDict
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -33,7 +34,9 @@ class Group(models.Model):
         settings.AUTH_USER_MODEL, through="Membership", related_name="tractor_groups"
     )
     invite_token = models.CharField(max_length=32, unique=True, default=new_token)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(default=timezone.now)
+    # Raised by every change to the group's games, so a kept ladder of another version is stale.
+    version = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
@@ -79,7 +82,7 @@ class LastMember(Exception):
 class Membership(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    joined = models.DateTimeField(auto_now_add=True)
+    joined = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
@@ -184,7 +187,7 @@ class Game(models.Model):
     first_declarer = models.PositiveSmallIntegerField(null=True, blank=True)
     share_token = models.CharField(max_length=32, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=0)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -397,6 +400,8 @@ class Game(models.Model):
             raise StaleGame(self)
 
     def _changed(self, number: int, action: str, before, after, by) -> None:
+        Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
+        self.refresh_from_db(fields=["version"])
         HandChange.objects.create(
             game=self,
             hand_number=number,
@@ -404,9 +409,8 @@ class Game(models.Model):
             before=before,
             after=after,
             by=by if by and by.is_authenticated else None,
+            version=self.version,
         )
-        Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
-        self.refresh_from_db(fields=["version"])
 
 
 class Seat(models.Model):
@@ -476,7 +480,7 @@ class Hand(models.Model):
     declarer_cards_taken_back = models.PositiveSmallIntegerField(default=0)
     opponent_cards_taken_back = models.PositiveSmallIntegerField(default=0)
     request_key = models.CharField(max_length=40, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(default=timezone.now)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -552,7 +556,10 @@ class HandChange(models.Model):
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now)
+    # The game's version this change made (blank for changes from before versions were kept):
+    # a watching phone at an older version needs the hands from the lowest one changed since.
+    version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-at", "-pk"]
@@ -581,7 +588,7 @@ class Dispute(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["created", "pk"]
