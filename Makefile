@@ -5,11 +5,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
-HOST ?= 127.0.0.1:8000
+# `make run` listens on every interface: the other phones at the table join over the local network.
+HOST ?= 0.0.0.0:8000
 BIND ?= 127.0.0.1:8000
 WORKERS ?= 2
 
-.PHONY: install run serve test lint bench
+.PHONY: install run serve test lint bench load
 
 install: $(INSTALLED)
 
@@ -24,11 +25,13 @@ $(INSTALLED): pyproject.toml
 run: export DEBUG = true
 run: install
 	@$(PY) manage.py migrate --verbosity 0
+	@$(PY) manage.py createcachetable --verbosity 0
 	@$(PY) manage.py demo
-	$(PY) manage.py runserver $(HOST)
+	$(PY) manage.py runlan $(HOST)
 
 serve: install
 	@$(PY) manage.py migrate --verbosity 0
+	@$(PY) manage.py createcachetable --verbosity 0
 	@$(PY) manage.py collectstatic --no-input --verbosity 0
 	exec $(VENV)/bin/gunicorn companion.wsgi --workers $(WORKERS) --bind $(BIND) --access-logfile -
 
@@ -41,3 +44,7 @@ test: lint
 
 bench: install
 	@for bench in benchmarks/*.py; do $(PY) $$bench || exit 1; done
+
+# 40 phones on the production server and a throwaway PostgreSQL, on loopback (about 2 minutes).
+load: install
+	$(PY) benchmarks/load/game.py

@@ -3,27 +3,58 @@ it means; no game rule is computed here."""
 
 from __future__ import annotations
 
+import enum
 import functools
+import json
 import secrets
-import threading
-from collections import OrderedDict
+from datetime import UTC, datetime
+from operator import attrgetter
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from companion.ladder import Ladder
+from companion.ladder import FORMAT as LADDER_FORMAT
+from companion.ladder import Ladder, PlayerPages
+from companion.ladder import Row as LadderRow
 from scoring.game import Game as ScoredGame
-from scoring.game import GameSetup, HandResult, replay
+from scoring.game import GameSetup, HandResult, declaring_side, replay
 from scoring.stats import GameRecord, partial_replay
 from scoring.table import BY_BID, MAX_PLAYERS, Table, Teams, TrumpRule
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
+
+
+def isoformat(moment: datetime) -> str:
+    """A timestamp as the export file writes it: ISO 8601 in UTC, to the microsecond it holds."""
+    return moment.astimezone(UTC).isoformat()
+
+
+def _isoformat_or_none(moment: datetime | None) -> str | None:
+    return None if moment is None else isoformat(moment)
+
+
+def _username(user) -> str | None:
+    return None if user is None else user.username
+
+
+def _named(snapshot: dict | None, names: list[str]) -> dict | None:
+    """A hand's fields as the export writes them, in the hands and in their history: its
+    declarer and friends by name instead of seat."""
+    if snapshot is None:
+        return None
+    named = dict(snapshot)
+    if "declarer" in named:
+        named["declarer"] = names[named["declarer"]]
+    if "friends" in named:
+        named["friends"] = [names[seat] for seat in named["friends"]]
+    return named
 
 
 class Group(models.Model):
@@ -37,6 +68,11 @@ class Group(models.Model):
     created = models.DateTimeField(default=timezone.now)
     # Raised by every change to the group's games, so a kept ladder of another version is stale.
     version = models.PositiveBigIntegerField(default=0)
+    # Second-seat confirmation: a hand entered while this is on counts once an opponent (another
+    # account than the one that entered it) confirms it on their own phone.
+    hands_need_confirmation = models.BooleanField(
+        _("each hand needs an opponent's confirmation"), default=False
+    )
 
     class Meta:
         ordering = ["name"]
@@ -46,6 +82,14 @@ class Group(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("group", args=[self.pk])
+
+    def to_export(self) -> dict:
+        """The group's own part of its export file (`companion.exchange`)."""
+        return {
+            "name": self.name,
+            "created": isoformat(self.created),
+            "hands_need_confirmation": self.hands_need_confirmation,
+        }
 
     def new_invite(self) -> None:
         """Replace the invite link: the old one stops letting anyone in."""
@@ -70,6 +114,31 @@ class Group(models.Model):
             self.players.filter(user=user).update(user=None)
         return True
 
+    def ask_for_confirmations(self, asked: bool) -> None:
+        """Turn second-seat confirmation on or off. Hands entered while it was off never need
+        one; those waiting for one count as soon as it is off (and wait again if it is turned
+        back on), so the games holding them change: watchers and the ladder see it."""
+        if asked == self.hands_need_confirmation:
+            return
+        with transaction.atomic():
+            self.hands_need_confirmation = asked
+            self.save(update_fields=["hands_need_confirmation"])
+            waiting = Hand.objects.filter(
+                game__group=self, needs_confirmation=True, confirmed_at=None
+            )
+            changed = Game.objects.filter(pk__in=list(waiting.values_list("game_id", flat=True)))
+            if changed.update(version=models.F("version") + 1):
+                GameSummary.bring_up_to_date(list(changed))
+        self.refresh_from_db(fields=["version"])
+
+    def unconfirmed_games(self) -> set[int]:
+        """The ids of the group's games with a hand still waiting for its confirmation (one
+        query; none while the group does not ask for confirmations): they do not count yet."""
+        if not self.hands_need_confirmation:
+            return set()
+        waiting = Hand.objects.filter(game__group=self, needs_confirmation=True, confirmed_at=None)
+        return set(waiting.values_list("game_id", flat=True).distinct())
+
 
 class LastMember(Exception):
     """The group's last member asked to leave it."""
@@ -91,6 +160,9 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.group}"
+
+    def to_export(self) -> dict:
+        return {"username": self.user.username, "joined": isoformat(self.joined)}
 
 
 class Player(models.Model):
@@ -117,6 +189,9 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def to_export(self) -> dict:
+        return {"name": self.name, "user": _username(self.user), "retired": self.retired}
 
     def claim(self, user) -> bool:
         """Make the player ``user``'s own (and no other player of the group); False if another
@@ -152,6 +227,9 @@ class ScoringTable(models.Model):
 
     def __str__(self) -> str:
         return self.rules.name
+
+    def to_export(self) -> dict:
+        return {"rules": self.rules_json, "updated": isoformat(self.updated)}
 
     @property
     def rules(self) -> scoring.Rules:
@@ -214,6 +292,33 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.group_id, self.pk])
+
+    def to_export(self) -> dict:
+        """The game as the export file writes it (`companion.exchange`): players by name, its
+        hands, their history and its precedents (prefetch them when exporting many games)."""
+        names = [player.name for player in self.players]
+        hands = sorted(self.hands.all(), key=attrgetter("number"))
+        numbers = {hand.pk: hand.number for hand in hands}
+        return {
+            "created": isoformat(self.created),
+            "created_by": _username(self.created_by),
+            "rules": self.rules_json,
+            "seats": [{"player": seat.player.name, "level": seat.level} for seat in self.seated],
+            "decks": self.decks,
+            "teams": self.teams,
+            "trumps": self.trumps,
+            "called": self.called,
+            "first_declarer": None if self.first_declarer is None else names[self.first_declarer],
+            "hands": [hand.to_export(names) for hand in hands],
+            "changes": [
+                change.to_export(names)
+                for change in sorted(self.changes.all(), key=attrgetter("pk"))
+            ],
+            "disputes": [
+                dispute.to_export(numbers)
+                for dispute in sorted(self.disputes.all(), key=attrgetter("pk"))
+            ],
+        }
 
     @property
     def rules(self) -> scoring.Rules:
@@ -288,7 +393,16 @@ class Game(models.Model):
                 Seat(game=game, position=position, player=player, level=level.symbol)
                 for position, (player, level) in enumerate(zip(players, setup.levels, strict=True))
             )
+            GameSummary.group_changed(group.pk)
         return game
+
+    def delete(self, *args, **kwargs):
+        """Delete the game: its group's ladder changes (delete games one by one, never in a
+        queryset's bulk delete, which the version would not see)."""
+        with transaction.atomic():
+            deleted = super().delete(*args, **kwargs)
+            GameSummary.group_changed(self.group_id)
+        return deleted
 
     def new_share_link(self) -> None:
         """Replace the share link: phones watching by the old one stop seeing the game."""
@@ -318,7 +432,13 @@ class Game(models.Model):
                     return saved
             game._check_version(version)
             hands = list(game.hands.all())
-            hand = Hand(game=game, number=len(hands) + 1, request_key=request_key, **fields)
+            hand = Hand(
+                game=game,
+                number=len(hands) + 1,
+                request_key=request_key,
+                **fields,
+                **Hand.entered(game.group, by),
+            )
             game.scored([*hands, hand])
             hand.save()
             # Precedents saved while this hand was being played now belong to it.
@@ -337,6 +457,10 @@ class Game(models.Model):
             before = hand.snapshot()
             for name, value in fields.items():
                 setattr(hand, name, value)
+            if hand.snapshot() != before:
+                # New contents wait for a confirmation of their own; a correction settles a flag.
+                for name, value in Hand.entered(game.group, by).items():
+                    setattr(hand, name, value)
             game.scored(hands)
             hand.save()
             game._changed(number, HandChange.Action.EDITED, before, hand.snapshot(), by)
@@ -377,16 +501,22 @@ class Game(models.Model):
             )
             # Watching phones show the new precedent at their next poll.
             Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
+            # The hands are as they were: a summary of the game's version goes along with it.
+            GameSummary.objects.filter(game=self).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
         return dispute
 
     def precedents(self, hands: list[Hand]) -> dict[int, list[Dispute]]:
-        """The saved disputes by hand number (``hands`` already fetched), in one query; those of
-        the hand being played under the next number."""
+        """The saved disputes of ``hands`` (already fetched: the game's, or a run of them in
+        order) by hand number, in one query; those of the hand being played, when it comes next,
+        under its number."""
         numbers = {hand.pk: hand.number for hand in hands}
-        playing = len(hands) + 1
+        playing = hands[-1].number + 1 if hands else 1
+        wanted = models.Q(hand=None, hand_number=playing)
+        if hands:
+            wanted |= models.Q(hand__number__range=(hands[0].number, hands[-1].number))
         found: dict[int, list[Dispute]] = {}
-        for dispute in self.disputes.all():
+        for dispute in self.disputes.filter(wanted):
             if dispute.hand_id is not None:
                 number = numbers.get(dispute.hand_id)
             else:
@@ -395,11 +525,86 @@ class Game(models.Model):
                 found.setdefault(number, []).append(dispute)
         return found
 
+    def confirm_hand(self, number: int, *, seen: int, by) -> Hand:
+        """Confirm hand ``number`` as ``by`` saw it at game version ``seen``: refused
+        (ConfirmationRefused) to anyone :meth:`Hand.confirm_refusal` refuses, and if the hand
+        changed since (HandChangedSince). A confirmation settles a flag."""
+        with transaction.atomic():
+            game, hand = self._for_confirmation(number)
+            changed = game.changes.filter(version__gt=seen, hand_number__lte=number).filter(
+                models.Q(action=HandChange.Action.EDITED, hand_number=number)
+                | models.Q(action__in=[HandChange.Action.RECORDED, HandChange.Action.DELETED])
+            )
+            if changed.exists():
+                raise HandChangedSince(hand)
+            if hand.confirmed_at is not None and hand.confirmed_by_id == by.pk:
+                return hand  # the same tap again
+            refusal = hand.confirm_refusal(by)
+            if refusal is not None:
+                raise ConfirmationRefused(hand, refusal)
+            hand.confirmed_by, hand.confirmed_at = by, timezone.now()
+            hand.flagged_by, hand.flagged_at, hand.flag_note = None, None, ""
+            hand.save(update_fields=CONFIRMATION_FIELDS)
+            game._changed(number, HandChange.Action.CONFIRMED, None, None, by)
+        self.version = game.version
+        return hand
+
+    def flag_hand(self, number: int, note: str, *, by) -> Hand:
+        """Flag hand ``number`` for the table to settle, with a short ``note``: any member but
+        the one who entered it (who corrects it instead) may, while the hand waits for its
+        confirmation or after it (the flag takes that back)."""
+        with transaction.atomic():
+            game, hand = self._for_confirmation(number)
+            refusal = hand.flag_refusal(by)
+            if refusal is not None:
+                raise ConfirmationRefused(hand, refusal)
+            hand.confirmed_by, hand.confirmed_at = None, None
+            hand.flagged_by, hand.flagged_at, hand.flag_note = by, timezone.now(), note
+            hand.save(update_fields=CONFIRMATION_FIELDS)
+            game._changed(number, HandChange.Action.FLAGGED, None, None, by, note=note)
+        self.version = game.version
+        return hand
+
+    def unflag_hand(self, number: int, *, by) -> Hand:
+        """Take back hand ``number``'s flag (the table settled it as entered): the hand waits
+        for its confirmation again. Any member may; editing the hand settles a flag too."""
+        with transaction.atomic():
+            game, hand = self._for_confirmation(number)
+            if hand.flagged_at is None:
+                raise ConfirmationRefused(hand, Refusal.NOT_FLAGGED)
+            hand.flagged_by, hand.flagged_at, hand.flag_note = None, None, ""
+            hand.save(update_fields=CONFIRMATION_FIELDS)
+            game._changed(number, HandChange.Action.UNFLAGGED, None, None, by)
+        self.version = game.version
+        return hand
+
+    @property
+    def unconfirmed_hands(self) -> list[int]:
+        """The numbers of the hands still waiting for their confirmation (one query, none when
+        the group does not ask for confirmations)."""
+        if not self.group.hands_need_confirmation:
+            return []
+        waiting = self.hands.filter(needs_confirmation=True, confirmed_at=None)
+        return list(waiting.values_list("number", flat=True))
+
+    @property
+    def counts(self) -> bool:
+        """Whether the game counts in the group's ladder history: no hand waits for its
+        confirmation (until then the game goes on being scored, but is not won yet)."""
+        return not self.unconfirmed_hands
+
+    def _for_confirmation(self, number: int) -> tuple[Game, Hand]:
+        """The game locked against other changes, and its hand ``number`` (Hand.DoesNotExist
+        if there is none) with the accounts that confirmed or flagged it."""
+        game = Game.objects.select_for_update(of=("self",)).select_related("group").get(pk=self.pk)
+        hand = game.hands.select_related(*CONFIRMERS).get(number=number)
+        return game, hand
+
     def _check_version(self, version: int) -> None:
         if version != self.version:
             raise StaleGame(self)
 
-    def _changed(self, number: int, action: str, before, after, by) -> None:
+    def _changed(self, number: int, action: str, before, after, by, note: str = "") -> None:
         Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
         HandChange.objects.create(
@@ -410,7 +615,9 @@ class Game(models.Model):
             after=after,
             by=by if by and by.is_authenticated else None,
             version=self.version,
+            note=note,
         )
+        GameSummary.bring_up_to_date([self])
 
 
 class Seat(models.Model):
@@ -452,6 +659,39 @@ class SavedDifferently(Exception):
         self.hand = hand
 
 
+class Refusal(enum.Enum):
+    """Why a hand's confirmation, flag or unflag was refused."""
+
+    NOT_ASKED = "not asked"  # entered while the group did not ask, or it no longer asks
+    CONFIRMED = "confirmed"  # someone confirmed it already
+    ENTERED_IT = "entered it"  # the account that entered the hand cannot be its second seat
+    NOT_AN_OPPONENT = "not an opponent"  # an opponent of the declarers has an account
+    FLAGGED = "flagged"
+    NOT_FLAGGED = "not flagged"
+
+
+class ConfirmationRefused(Exception):
+    def __init__(self, hand: Hand, reason: Refusal) -> None:
+        super().__init__(f"hand {hand.number}: {reason.value}")
+        self.hand = hand
+        self.reason = reason
+
+
+class HandChangedSince(Exception):
+    """A confirmation of a hand that changed since the confirming page showed it."""
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(f"hand {hand.number} changed since the page was loaded")
+        self.hand = hand
+
+
+# A flag says what is wrong in a few words; the table settles the rest.
+FLAG_NOTE_LENGTH = 200
+# What confirming, flagging and unflagging a hand write, and who they name on the game page.
+CONFIRMATION_FIELDS = ["confirmed_by", "confirmed_at", "flagged_by", "flagged_at", "flag_note"]
+CONFIRMERS = ("confirmed_by", "flagged_by")
+
+
 class Hand(models.Model):
     """A hand as the table entered it. Everything it causes is recomputed by `scoring`."""
 
@@ -482,6 +722,23 @@ class Hand(models.Model):
     request_key = models.CharField(max_length=40, blank=True)
     created = models.DateTimeField(default=timezone.now)
     updated = models.DateTimeField(auto_now=True)
+    # Second-seat confirmation. ``entered_by`` entered the hand's contents as they stand (recorded
+    # or last edited); contents entered while the group asked for confirmations need one, from
+    # another account. A flag (a disagreement for the table to settle) takes a confirmation back.
+    # The times say what happened: an account deleted later leaves its ``_by`` blank.
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    needs_confirmation = models.BooleanField(default=False)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    flagged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    flagged_at = models.DateTimeField(null=True, blank=True)
+    flag_note = models.CharField(_("what is wrong"), max_length=FLAG_NOTE_LENGTH, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -494,6 +751,32 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(declarer__lt=MAX_PLAYERS), name="declarer_at_the_table"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by=None) | ~models.Q(confirmed_at=None),
+                name="confirmed_by_someone_at_a_time",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(flagged_by=None) | ~models.Q(flagged_at=None),
+                name="flagged_by_someone_at_a_time",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(flagged_at=None) | models.Q(flag_note=""),
+                name="flag_note_only_on_a_flag",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirmed_at=None) | models.Q(flagged_at=None),
+                name="confirmed_or_flagged_not_both",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(needs_confirmation=True)
+                | models.Q(confirmed_at=None, flagged_at=None),
+                name="confirmed_only_when_asked",
+            ),
+            # The second seat is another account than the one that entered the hand.
+            models.CheckConstraint(
+                condition=~models.Q(confirmed_by=models.F("entered_by")),
+                name="confirmed_by_another_account",
             ),
         ]
 
@@ -520,6 +803,101 @@ class Hand(models.Model):
         """What the table entered, as kept in the history."""
         return {name: getattr(self, name) for name in self.SNAPSHOT_FIELDS}
 
+    def to_export(self, names: list[str]) -> dict:
+        """The hand in its game's export, ``names`` the players in seat order."""
+        entered = _named(self.snapshot(), names)
+        del entered["number"]  # the hand's place in the list
+        return {
+            **entered,
+            "created": isoformat(self.created),
+            "updated": isoformat(self.updated),
+            # Its second seat (`confirm_hand`): accounts by username, as the whole file has them.
+            "entered_by": _username(self.entered_by),
+            "needs_confirmation": self.needs_confirmation,
+            "confirmed_by": _username(self.confirmed_by),
+            "confirmed_at": _isoformat_or_none(self.confirmed_at),
+            "flagged_by": _username(self.flagged_by),
+            "flagged_at": _isoformat_or_none(self.flagged_at),
+            "flag_note": self.flag_note,
+        }
+
+    @staticmethod
+    def entered(group: Group, by) -> dict:
+        """The confirmation fields of contents ``by`` enters now: unconfirmed, unflagged, and
+        waiting for a confirmation if ``group`` asks for them."""
+        return {
+            "entered_by": by if by and by.is_authenticated else None,
+            "needs_confirmation": group.hands_need_confirmation,
+            "confirmed_by": None,
+            "confirmed_at": None,
+            "flagged_by": None,
+            "flagged_at": None,
+            "flag_note": "",
+        }
+
+    @property
+    def asks_confirmation(self) -> bool:
+        """Whether the hand is to be confirmed: entered while its group asks for confirmations,
+        and the group still does."""
+        return self.needs_confirmation and self.game.group.hands_need_confirmation
+
+    @property
+    def confirmers(self) -> dict[int, str]:
+        """The accounts that may confirm the hand, by id with their roster names: the opponents
+        of its declarers, but the account that entered it. When there are none, any other
+        member may confirm it (see :meth:`confirm_refusal`). Uses the game's seats."""
+        game = self.game
+        declarers = declaring_side(game.table, self.declarer, self.friends)
+        return {
+            seat.player.user_id: seat.player.name
+            for seat in game.seated
+            if seat.position not in declarers
+            and seat.player.user_id is not None
+            and seat.player.user_id != self.entered_by_id
+        }
+
+    def confirm_refusal(self, user) -> Refusal | None:
+        """Why ``user`` (a member of the group) may not confirm the hand; None if they may."""
+        if not self.asks_confirmation:
+            return Refusal.NOT_ASKED
+        if self.confirmed_at is not None:
+            return Refusal.CONFIRMED
+        if user.pk == self.entered_by_id:
+            return Refusal.ENTERED_IT
+        confirmers = self.confirmers
+        if confirmers and user.pk not in confirmers:
+            return Refusal.NOT_AN_OPPONENT
+        return None
+
+    def flag_refusal(self, user) -> Refusal | None:
+        """Why ``user`` (a member of the group) may not flag the hand; None if they may."""
+        if not self.asks_confirmation:
+            return Refusal.NOT_ASKED
+        if self.flagged_at is not None:
+            return Refusal.FLAGGED
+        if user.pk == self.entered_by_id:
+            return Refusal.ENTERED_IT
+        return None
+
+    @property
+    def confirmed_by_name(self) -> str:
+        return self._name_of(self.confirmed_by_id)
+
+    @property
+    def flagged_by_name(self) -> str:
+        return self._name_of(self.flagged_by_id)
+
+    def _name_of(self, user_id: int | None) -> str:
+        """An account as the table knows it: its player's name at this game, else its own
+        (``confirmed_by`` and ``flagged_by`` come with the hand); "" once it is deleted."""
+        if user_id is None:
+            return ""
+        for player in self.game.players:
+            if player.user_id == user_id:
+                return player.name
+        user = self.confirmed_by if user_id == self.confirmed_by_id else self.flagged_by
+        return user.get_username()
+
     @property
     def result(self) -> HandResult:
         return HandResult(
@@ -539,6 +917,25 @@ class Hand(models.Model):
             ),
         )
 
+    @staticmethod
+    def fields_of(result: HandResult, kitty_cards: tuple[scoring.Card, ...] = ()) -> dict:
+        """The fields that store ``result`` (the inverse of :attr:`result`), with the kitty's
+        cards where the table gave them."""
+        return {
+            "declarer": result.declarer,
+            "friends": list(result.friends),
+            "bid": result.bid.value if result.bid else "",
+            "trump": result.trump.value if result.trump else "",
+            "kitty_cards": " ".join(str(card) for card in kitty_cards),
+            "kitty_points": result.kitty_points,
+            "opponent_points": result.opponent_points,
+            "last_trick_winner": result.last_trick.winner.value,
+            "last_trick_format": result.last_trick.format.value,
+            "last_trick_cards": result.last_trick.cards,
+            "declarer_cards_taken_back": result.taken_back.declarers,
+            "opponent_cards_taken_back": result.taken_back.opponents,
+        }
+
 
 class HandChange(models.Model):
     """The history of every change to a game's hands: nothing an edit replaces is lost."""
@@ -547,6 +944,10 @@ class HandChange(models.Model):
         RECORDED = "recorded", _("recorded")
         EDITED = "edited", _("edited")
         DELETED = "deleted", _("deleted")
+        # A hand's second-seat confirmation: these leave its contents as they were.
+        CONFIRMED = "confirmed", _("confirmed")
+        FLAGGED = "flagged", _("flagged")
+        UNFLAGGED = "unflagged", _("flag taken back")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     hand_number = models.PositiveSmallIntegerField()
@@ -560,12 +961,31 @@ class HandChange(models.Model):
     # The game's version this change made (blank for changes from before versions were kept):
     # a watching phone at an older version needs the hands from the lowest one changed since.
     version = models.PositiveIntegerField(null=True, blank=True)
+    # What a flag said was wrong.
+    note = models.CharField(max_length=FLAG_NOTE_LENGTH, blank=True)
 
     class Meta:
         ordering = ["-at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(action="flagged") | models.Q(note=""),
+                name="change_note_only_on_a_flag",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"hand {self.hand_number} {self.action}"
+
+    def to_export(self, names: list[str]) -> dict:
+        return {
+            "hand_number": self.hand_number,
+            "action": self.action,
+            "before": _named(self.before, names),
+            "after": _named(self.after, names),
+            "by": _username(self.by),
+            "at": isoformat(self.at),
+            "note": self.note,
+        }
 
 
 class Dispute(models.Model):
@@ -596,6 +1016,17 @@ class Dispute(models.Model):
     def __str__(self) -> str:
         return f"dispute on hand {self.hand_number}"
 
+    def to_export(self, numbers: dict[int, int]) -> dict:
+        """The precedent in its game's export, ``numbers`` the game's hand numbers by id."""
+        return {
+            "hand_number": self.hand_number,
+            "hand": numbers.get(self.hand_id),
+            "request": self.request,
+            "verdict": self.verdict,
+            "created_by": _username(self.created_by),
+            "created": isoformat(self.created),
+        }
+
     @property
     def complete(self) -> bool:
         """Whether everyone at the game's table had played to the trick."""
@@ -605,10 +1036,10 @@ class Dispute(models.Model):
 class GameSummary(models.Model):
     """A game's hands as the ladder history reads them (`scoring.stats.GameRecord`).
 
-    It is kept beside the game so that the history does not replay every hand of every game on
-    each page. A summary belongs to the game's ``version``, which every change to a hand raises:
-    one of another version is stale, and the next page that needs it makes it again from the
-    hands (so it always agrees with a replay of them).
+    It is kept beside the game so that the history does not replay every hand of every game. A
+    summary belongs to the game's ``version``, which every change to a hand raises; the change
+    writes it again (:meth:`bring_up_to_date`). One of another version is stale: a page reads
+    that game's hands instead, and writes nothing.
     """
 
     game = models.OneToOneField(
@@ -624,82 +1055,223 @@ class GameSummary(models.Model):
 
     @classmethod
     def ladder(cls, group: Group) -> Ladder:
-        """The group's ladder history, its games oldest first.
+        """The group's ladder history at ``group.version``, its games oldest first. Never writes:
+        a GET calls it.
 
-        The last one made for each group is kept in this process while the group's games are
-        unchanged: a hand recorded, edited or deleted raises a game's version, and a game added
-        or removed changes their count, so one aggregate query tells whether it still holds.
-        Otherwise it is made again: one query for the games with their summaries, and the two
-        of :meth:`records` when some are stale.
+        Django's cache keeps one ladder per group for every process and server, stored by the
+        change that raised the group's version once it commits. One of another version is never
+        served: it is brought up to date in memory, reading only the games whose versions moved
+        since (every game's summary when none is kept), in at most seven queries.
         """
-        signature = (group.created, *group.games.aggregate(**GAMES_SIGNATURE).values())
-        with _LADDERS_LOCK:
-            kept = _LADDERS.get(group.pk)
-            if kept is not None and kept[0] == signature:
-                _LADDERS.move_to_end(group.pk)
-                return kept[1]
-        games = list(
-            group.games.select_related("summary")
-            .prefetch_related("seats__player")
-            .order_by("created", "pk")
-        )
-        ladder = Ladder(cls.records(games))
-        with _LADDERS_LOCK:
-            _LADDERS[group.pk] = (signature, ladder)
-            while len(_LADDERS) > KEPT_LADDERS:
-                _LADDERS.popitem(last=False)
-        return ladder
+        kept = cache.get(_ladder_key(group))
+        if kept is not None and kept.version == group.version:
+            return kept
+        return cls._ladder_from(group, kept)
 
     @classmethod
-    def records(cls, games: list[Game]) -> list[GameRecord]:
-        """The games' records, in their order. Stale or missing summaries are made again from
-        their games' hands: one query to read those hands, one to save the summaries."""
-        stale = [game for game in games if _summary_version(game) != game.version]
-        if stale:
-            hands: dict[int, list[Hand]] = {game.pk: [] for game in stale}
-            found = Hand.objects.filter(game__in=stale).only(*HAND_RESULT_FIELDS)
-            for hand in found.order_by("game_id", "number"):
-                hands[hand.game_id].append(hand)
-            summaries = []
-            for game in stale:
-                results = (hand.result for hand in hands[game.pk])
-                scored = partial_replay(game.setup, results).game
-                record = GameRecord.of(game.pk, scored, game.players)
-                game.summary = cls(
+    def player_pages(cls, group: Group) -> PlayerPages:
+        """What the players' pages read of the group's ladder at ``group.version``, kept in the
+        cache beside it (a fraction of its size: no game's hands but the latest few); from the
+        ladder when none of that version is kept. Never writes."""
+        kept = cache.get(_player_pages_key(group))
+        if kept is not None and kept.version == group.version:
+            return kept
+        return cls.ladder(group).player_pages
+
+    @classmethod
+    def bring_up_to_date(
+        cls, games: list[Game], scored: list[ScoredGame] | None = None
+    ) -> list[GameRecord]:
+        """Write the summaries of ``games`` at their versions, raise their groups' versions, and
+        once the caller's transaction commits, bring the groups' cached ladders up to date.
+
+        Every change to a group's games ends here: a hand recorded, edited or deleted does it,
+        and whatever writes games or hands in bulk (an import, the demo history) calls it with
+        the games it wrote. ``scored`` are the games as `scoring` replayed them, where the caller
+        has them; otherwise their hands are read in one query. Returns the games' records.
+        """
+        if scored is None or any(game.group.hands_need_confirmation for game in games):
+            records = cls.records(games)
+        else:
+            records = [
+                GameRecord.of(game.pk, played, [seat.player_id for seat in game.seated])
+                for game, played in zip(games, scored, strict=True)
+            ]
+        cls.objects.bulk_create(
+            [
+                cls(
                     game=game,
                     version=game.version,
                     hands=record.hands_json(),
                     winners=GameRecord.winners_json(record.winners),
                 )
-                summaries.append(game.summary)
-            cls.objects.bulk_create(
-                summaries,
-                update_conflicts=True,
-                unique_fields=["game"],
-                update_fields=["version", "hands", "winners"],
-            )
+                for game, record in zip(games, records, strict=True)
+            ],
+            update_conflicts=True,
+            unique_fields=["game"],
+            update_fields=["version", "hands", "winners"],
+        )
+        for group_id in sorted({game.group_id for game in games}):
+            cls.group_changed(group_id)
+        return records
+
+    @classmethod
+    def records(cls, games: list[Game]) -> list[GameRecord]:
+        """The games' records replayed from their hands (one query for the hands, two for the
+        seats unless they were fetched), in their order; nothing is written.
+
+        Where the group asks for second-seat confirmation, a game counts only up to its first
+        hand still waiting for one: until it is confirmed the game is not won in the history."""
+        models.prefetch_related_objects(
+            [game for game in games if "seated" not in vars(game)], "seats__player"
+        )
+        hands: dict[int, list[Hand]] = {game.pk: [] for game in games}
+        found = (
+            Hand.objects.filter(game__in=games)
+            .only(*HAND_RESULT_FIELDS, "needs_confirmation", "confirmed_at")
+            .annotate(asked=models.F("game__group__hands_need_confirmation"))
+        )
+        waiting: set[int] = set()
+        for hand in found.order_by("game_id", "number"):
+            if hand.game_id in waiting:
+                continue
+            if hand.asked and hand.needs_confirmation and hand.confirmed_at is None:
+                waiting.add(hand.game_id)
+                continue
+            hands[hand.game_id].append(hand)
         return [
-            GameRecord.with_hands_json(
+            GameRecord.of(
                 game.pk,
-                game.setup,
+                partial_replay(game.setup, (hand.result for hand in hands[game.pk])).game,
                 [seat.player_id for seat in game.seated],
-                game.summary.hands,
-                game.summary.winners,
                 played=game.created,
             )
             for game in games
         ]
 
+    @classmethod
+    def group_changed(cls, group_id: int) -> None:
+        """Raise the group's version (a ladder kept for another is stale) and bring its cached
+        ladder up to date once the transaction commits: once, however many games it changes."""
+        Group.objects.filter(pk=group_id).update(version=models.F("version") + 1)
+        waiting = transaction.get_connection().run_on_commit
+        if any(
+            getattr(callback, "ladder_of", None) == group_id and not callback.done
+            for _savepoints, callback, _robust in waiting
+        ):
+            return
 
-GAMES_SIGNATURE = {
-    "count": models.Count("pk"),
-    "versions": models.Sum("version"),
-    "ids": models.Sum("pk"),
-    "newest": models.Max("created"),
-}
-KEPT_LADDERS = 32
-_LADDERS: OrderedDict[int, tuple[tuple, Ladder]] = OrderedDict()
-_LADDERS_LOCK = threading.Lock()  # the server's threads share the kept ladders
+        def store() -> None:
+            store.done = True
+            cls._store_ladder(group_id)
+
+        store.ladder_of, store.done = group_id, False
+        # robust: the change is saved; a cache out of reach only leaves the ladder stale.
+        transaction.on_commit(store, robust=True)
+
+    @classmethod
+    def _store_ladder(cls, group_id: int) -> None:
+        group = Group.objects.filter(pk=group_id).only("pk", "created", "version").first()
+        if group is None:
+            return
+        kept = cache.get(_ladder_key(group))
+        if kept is None or kept.version != group.version:
+            ladder = cls._ladder_from(group, kept)
+            cache.set_many(
+                {_ladder_key(group): ladder, _player_pages_key(group): ladder.player_pages},
+                timeout=None,
+            )
+
+    @classmethod
+    def _ladder_from(cls, group: Group, kept: Ladder | None) -> Ladder:
+        """The group's ladder read from the database, reusing the rows of ``kept`` whose games
+        kept their versions (a game listed, then its row read, is at least as new as the list:
+        a ladder is never older than the version it is labelled with)."""
+        listed = list(group.games.order_by("created", "pk").values_list("pk", "version"))
+        known = {row.key: row for row in kept.games} if kept is not None else {}
+        moved = [pk for pk, version in listed if getattr(known.get(pk), "version", -1) != version]
+        if len(moved) == len(listed):
+            games, seats = Game.objects.filter(group=group), Seat.objects.filter(game__group=group)
+        else:
+            games, seats = Game.objects.filter(pk__in=moved), Seat.objects.filter(game__in=moved)
+        read = cls._rows(games, seats)
+        rows = [read.get(pk) or known[pk] for pk, _version in listed if pk in read or pk in known]
+        return Ladder.of(group.version, rows, kept)
+
+    @classmethod
+    def _rows(cls, games: models.QuerySet, seats: models.QuerySet) -> dict[int, LadderRow]:
+        """The ladder's rows of ``games`` from their summaries (two queries, no model objects
+        made); the games whose summaries are stale are replayed from their hands."""
+        seated: dict[int, list[tuple]] = {}
+        for game_id, player_id, level in seats.order_by("game_id", "position").values_list(
+            "game_id", "player_id", "level"
+        ):
+            seated.setdefault(game_id, []).append((player_id, level))
+        rules: dict[str, scoring.Rules] = {}
+        rows, stale = {}, []
+        for (
+            pk,
+            version,
+            created,
+            rules_json,
+            decks,
+            teams,
+            called,
+            summary_version,
+            hands,
+            winners,
+        ) in games.values_list(
+            "pk",
+            "version",
+            "created",
+            "rules_json",
+            "decks",
+            "teams",
+            "called",
+            "summary__version",
+            "summary__hands",
+            "summary__winners",
+        ):
+            if summary_version != version:
+                stale.append(pk)
+                continue
+            key = json.dumps(rules_json, sort_keys=True)
+            if key not in rules:
+                rules[key] = scoring.get_rules(rules_json)
+            players, levels = zip(*seated[pk], strict=True)
+            rows[pk] = LadderRow(
+                pk,
+                version,
+                rules[key],
+                players,
+                _fixed_teams(teams, len(players), decks, called),
+                tuple(map(scoring.Rank.parse, levels)),
+                tuple(map(tuple, hands)),
+                tuple(map(int, winners)),
+                created,
+                decks,
+            )
+        if stale:
+            games = list(Game.objects.filter(pk__in=stale).prefetch_related("seats__player"))
+            for game, record in zip(games, cls.records(games), strict=True):
+                rows[game.pk] = LadderRow.of(record, game.version)
+        return rows
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_teams(teams: str, size: int, decks: int, called: int | None) -> tuple:
+    """A table's fixed teams as seats, which its shape alone decides."""
+    return Table(tuple(map(str, range(size))), decks, Teams(teams), called=called).fixed
+
+
+def _ladder_key(group: Group) -> str:
+    # With its creation time: an id used again (a test database emptied) is another group.
+    return f"ladder:{LADDER_FORMAT}:{group.pk}:{group.created.timestamp()}"
+
+
+def _player_pages_key(group: Group) -> str:
+    return f"player-pages:{LADDER_FORMAT}:{group.pk}:{group.created.timestamp()}"
+
 
 HAND_RESULT_FIELDS = (
     "game_id",
@@ -716,10 +1288,3 @@ HAND_RESULT_FIELDS = (
     "declarer_cards_taken_back",
     "opponent_cards_taken_back",
 )
-
-
-def _summary_version(game: Game) -> int | None:
-    try:
-        return game.summary.version
-    except GameSummary.DoesNotExist:
-        return None

@@ -8,8 +8,9 @@ player has mu 25 and sigma 25/3): its fixed teams, the winners ranked first and 
 tied behind; in find-a-friend, the winners against everyone else, however many on each side
 (1 against 4 when a declarer who found no friend wins the game). The
 number shown is the ordinal, mu - 3 sigma: 0 for a newcomer, rising as the games make the
-model both surer and more impressed. Ratings are always replayed from the first game, so an
-edit to an old game or hand changes every rating after it.
+model both surer and more impressed. Ratings are a replay in the order played, so an edit to an
+old game or hand changes every rating after it; a replay can resume from the ratings before the
+first game that changed (the newest, when a hand is recorded) instead of starting over.
 
 >>> from scoring.cards import Rank
 >>> from scoring.rules import get_rules
@@ -23,21 +24,19 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Sequence
 from datetime import datetime
+from typing import NamedTuple, Protocol
 
 from openskill.models import PlackettLuce
-
-from scoring.stats import GameRecord
 
 MODEL = PlackettLuce()
 """OpenSkill's Plackett-Luce model with its default parameters."""
 
 
-@dataclass(frozen=True, slots=True)
-class RatingPoint:
-    """A player's rating after one game: ``won`` says whether they won it."""
+class RatingPoint(NamedTuple):
+    """A player's rating after one game: ``won`` says whether they won it. (A tuple: a long
+    ladder's thousands of points are pickled into the cache and out again on every page.)"""
 
     game: Hashable
     played: datetime | None
@@ -50,32 +49,54 @@ class RatingPoint:
         return self.mu - 3 * self.sigma
 
 
-def replay_ratings(records: Iterable[GameRecord]) -> dict[Hashable, list[RatingPoint]]:
+class Rated(Protocol):
+    """What a replay reads of a game: a :class:`scoring.stats.GameRecord` or a ladder's row."""
+
+    key: Hashable
+    played: datetime | None
+    seats: tuple
+    teams: tuple[tuple[int, ...], ...]
+    winners: tuple[int, ...]
+
+
+def replay_ratings(
+    records: Iterable[Rated],
+    history: dict[Hashable, list[RatingPoint]] | None = None,
+    replaced: Sequence[Rated] = (),
+) -> dict[Hashable, list[RatingPoint]]:
     """Each player's rating after every finished game they played, in the order of ``records``.
 
-    Unfinished games change nothing. A player's last point is their current rating.
+    Unfinished games change nothing. A player's last point is their current rating. Given the
+    ``history`` of an earlier replay, the points of its ``replaced`` games (its last ones) are
+    dropped and ``records`` are rated after what is left; ``history`` itself is not changed.
     """
-    ratings: dict[Hashable, object] = {}
-    history: dict[Hashable, list[RatingPoint]] = {}
+    gone = {record.key for record in replaced}
+    history = {player: list(points) for player, points in (history or {}).items()}
+    for points in history.values():
+        while points and points[-1].game in gone:
+            points.pop()
+    history = {player: points for player, points in history.items() if points}
+    ratings = {
+        player: MODEL.rating(mu=points[-1].mu, sigma=points[-1].sigma)
+        for player, points in history.items()
+    }
     for record in records:
-        if not record.finished:
+        if not record.winners:
             continue
+        seats = record.seats
         teams = record.teams or (
             record.winners,
-            tuple(seat for seat in range(len(record.seats)) if seat not in record.winners),
+            tuple(seat for seat in range(len(seats)) if seat not in record.winners),
         )
-        won = [record.won(team[0]) for team in teams]
+        won = [team[0] in record.winners for team in teams]
         rated = MODEL.rate(
-            [
-                [ratings.get(player) or MODEL.rating() for player in record.players(team)]
-                for team in teams
-            ],
+            [[ratings.get(seats[seat]) or MODEL.rating() for seat in team] for team in teams],
             ranks=[0 if winner else 1 for winner in won],
         )
         for team, winner, new in zip(teams, won, rated, strict=True):
-            for player, rating in zip(record.players(team), new, strict=True):
-                ratings[player] = rating
-                history.setdefault(player, []).append(
+            for seat, rating in zip(team, new, strict=True):
+                ratings[seats[seat]] = rating
+                history.setdefault(seats[seat], []).append(
                     RatingPoint(record.key, record.played, rating.mu, rating.sigma, winner)
                 )
     return history

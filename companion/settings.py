@@ -18,6 +18,8 @@ from django.core.management.utils import get_random_secret_key
 from django.utils.translation import gettext_lazy as _
 from whitenoise.compress import Compressor
 
+from companion import lan
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -49,6 +51,11 @@ if not SECRET_KEY:
         )
     SECRET_KEY = local_secret_key(BASE_DIR / ".secret_key")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+# `make run` serves the other phones at the table too, which open the app by this machine's
+# address on the local network (the home page shows it): DEBUG runs accept it, production never.
+LAN_ADDRESS = lan.address() if DEBUG else None
+if LAN_ADDRESS:
+    ALLOWED_HOSTS.append(LAN_ADDRESS)
 
 # HTTPS. A TLS-terminating proxy in front says which scheme the browser used; trusting its
 # header lets a browser's POST match its own https:// origin (or CSRF refuses it).
@@ -82,6 +89,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # With DEBUG on, the phones on the local network get the ordinary error pages.
+    "companion.debug_pages.debug_pages_for_this_machine",
     # Pages go out compressed (static files already are, by whitenoise above). BREACH, which
     # reads secrets out of compressed sizes, is met by Django masking the CSRF token afresh in
     # every response.
@@ -139,6 +148,36 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Shared by every app process and server (the groups' ladders live here): a table of the
+# database (`manage.py createcachetable` makes it), or Redis when CACHE_URL or REDIS_URL names one.
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL")
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            "CACHE_URL names a Redis server (redis://, rediss:// or unix://), "
+            f"got a {CACHE_URL.split(':', 1)[0]!r} URL"
+        )
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "companion_cache",
+            # A ladder is replaced by the next change, never timed out; one per group.
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
+# The scoreboard's HTML per game version (companion/views/games.py): in each process's memory,
+# as a GET must write nothing; its key names the version, so it is never stale.
+CACHES["scoreboards"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "scoreboards",
+    "TIMEOUT": None,
+    "OPTIONS": {"MAX_ENTRIES": 500},
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -176,10 +215,12 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "companion.storage.StaticFiles"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# The web manifest's own type (whitenoise knows no .webmanifest).
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 # Every page names static files through {% static %}, so only the hashed copies are served.
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True
 # Source maps are fetched by a developer's tools only: not worth brotli's time at collectstatic.
@@ -201,6 +242,9 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
+        # The web manifest and the service worker that make the app installable.
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],
         "form-action": [SELF],
@@ -248,3 +292,12 @@ if env_bool("BEHIND_PROXY", False):
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# A server error's traceback goes to the server's log (gunicorn's stderr): with DEBUG off and no
+# ADMINS to mail, Django would otherwise keep it nowhere.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR"}},
+}

@@ -3,10 +3,11 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from companion.views import disputes, exchange, games, groups, history, pages
+from companion.views import confirmations, disputes, exchange, games, groups, history, pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
+    path("sw.js", pages.service_worker, name="service_worker"),
     path("settle/", pages.settle_hand, name="settle_hand"),
     path("dispute/", disputes.dispute, name="dispute"),
     # Games and hands (companion.views.games)
@@ -16,6 +17,11 @@ urlpatterns = [
         "groups/<int:group_id>/games/<int:pk>/hands/<int:number>/",
         games.hand_edit,
         name="hand_edit",
+    ),
+    path(
+        "groups/<int:group_id>/games/<int:pk>/hands/<int:number>/confirmation/",
+        confirmations.hand_confirmation,
+        name="hand_confirmation",
     ),
     path("groups/<int:group_id>/games/<int:pk>/history/", games.game_history, name="game_history"),
     path(

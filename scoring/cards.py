@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoring.errors import CardError
+from scoring.errors import CardError, gettext_noop
 
 POINTS_PER_DECK = 100
 CARDS_PER_DECK = 54
@@ -118,7 +118,11 @@ class Card:
                 return cls(rank=Rank.parse(key[:-1]), suit=Suit.parse(key[-1]))
             except CardError:
                 pass
-        raise CardError(f"unknown card {text!r}")
+        raise CardError(
+            f"unknown card {text!r}",
+            said=gettext_noop("{card} is not a card: write cards like 5H KD TS BJ."),
+            values={"card": text.strip()},
+        )
 
     @property
     def is_joker(self) -> bool:
@@ -178,7 +182,11 @@ def check_copies(cards: Iterable[Card], decks: int = 2) -> None:
     """Raise if a card is named more often than ``decks`` decks hold it."""
     for card, count in Counter(cards).items():
         if count > decks:
-            raise CardError(f"{card} appears {count} times, but {decks} decks hold only {decks}")
+            raise CardError(
+                f"{card} appears {count} times, but {decks} decks hold only {decks}",
+                said=gettext_noop("{card} is there {count} times, but {decks} decks hold {decks}."),
+                values={"card": str(card), "count": count, "decks": decks},
+            )
 
 
 def full_pack(decks: int = 2) -> tuple[Card, ...]:

@@ -18,11 +18,11 @@ the friends who played a called card); `settle` scores it and the winning side c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.cards import Rank, Suit
-from scoring.errors import RulesError, ScoringError
+from scoring.errors import RulesError, ScoringError, gettext_noop
 from scoring.rules import GameEnd, Rules, Side, Starter
 from scoring.settle import (
     NOTHING_TAKEN_BACK,
@@ -44,11 +44,25 @@ class GameError(ScoringError):
     ``trump``, ``bid``, or a field of `settle`), so that a form shows it beside that field.
     """
 
-    def __init__(self, message: str, *, hand: int | None = None, field: str | None = None):
-        super().__init__(f"hand {hand}: {message}" if hand is not None else message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        hand: int | None = None,
+        field: str | None = None,
+        said: str = "",
+        values: Mapping[str, object] | None = None,
+    ):
+        super().__init__(
+            f"hand {hand}: {message}" if hand is not None else message, said=said, values=values
+        )
         self.detail = message
         self.hand = hand
         self.field = field
+
+    def in_words(self, gettext: Callable[[str], str] = str) -> str:
+        """The problem with the hand as a player reads it, without the hand's number."""
+        return super().in_words(gettext) if self.said else self.detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +242,35 @@ def replay(setup: GameSetup, results: Iterable[HandResult]) -> Game:
     return Game(setup, tuple(hands))
 
 
+def resume(
+    setup: GameSetup, number: int, levels: Sequence[Rank], results: Iterable[HandResult]
+) -> Game:
+    """A game's hands from hand ``number`` on, settled exactly as :func:`replay` settles them,
+    from the ``levels`` every player stood at before that hand: the earlier hands are not
+    played again. Hand ``number``'s declarer is taken as one who could start it (the game
+    already holds it); its ``before`` names only them. The result's ``hands`` are those from
+    ``number`` on and its ``state`` the whole game's.
+
+    >>> from scoring.rules import Format, Side, get_rules
+    >>> from scoring.settle import LastTrick
+    >>> from scoring.table import Table
+    >>> setup = GameSetup(get_rules("standard"), Table(("Mei", "Jun", "Lin", "Hao")))
+    >>> held = HandResult(0, 45, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))
+    >>> whole = replay(setup, [held, held])
+    >>> later = resume(setup, 2, whole.hands[0].after.levels, [held])
+    >>> later.state == whole.state, later.hands[0].settlement == whole.hands[1].settlement
+    (True, True)
+    """
+    hands: list[PlayedHand] = []
+    for offset, result in enumerate(results):
+        if hands:
+            state = hands[-1].after
+        else:
+            state = GameState(number, tuple(levels), (result.declarer,), result.declarer)
+        hands.append(_numbered(setup, state, result, number + offset))
+    return Game(setup, tuple(hands))
+
+
 def _numbered(setup: GameSetup, before: GameState, result: HandResult, number: int) -> PlayedHand:
     """Hand ``number`` played after ``before``; any error it raises names the hand."""
     try:
@@ -235,9 +278,17 @@ def _numbered(setup: GameSetup, before: GameState, result: HandResult, number: i
     except GameError as error:
         if error.hand is not None:
             raise
-        raise GameError(error.detail, hand=number, field=error.field) from error
+        raise GameError(
+            error.detail, hand=number, field=error.field, said=error.said, values=error.values
+        ) from error
     except ScoringError as error:
-        raise GameError(str(error), hand=number, field=getattr(error, "field", None)) from error
+        raise GameError(
+            str(error),
+            hand=number,
+            field=getattr(error, "field", None),
+            said=error.said,
+            values=error.values,
+        ) from error
 
 
 def declaring_side(table: Table, declarer: int, friends: Sequence[int]) -> tuple[int, ...]:
@@ -250,15 +301,28 @@ def declaring_side(table: Table, declarer: int, friends: Sequence[int]) -> tuple
 def _check(setup: GameSetup, before: GameState, hand: HandResult) -> None:
     table = setup.table
     if before.game_over:
-        raise GameError(f"the game is over: {table.names(before.winners)} won it")
+        raise GameError(
+            f"the game is over: {table.names(before.winners)} won it",
+            said=gettext_noop("The game is over: {winners} won it."),
+            values={"winners": table.names(before.winners)},
+        )
     if hand.declarer not in table.seats:
-        raise GameError(f"no seat {hand.declarer!r} at this table", field="declarer")
+        raise GameError(
+            f"no seat {hand.declarer!r} at this table",
+            field="declarer",
+            said=gettext_noop("Choose the declarer among the players at this table."),
+        )
     if hand.declarer not in before.next_declarers:
         starts = table.names(before.next_declarers).replace(" and ", " or ")
+        one = len(before.next_declarers) == 1
         raise GameError(
             f"{table.players[hand.declarer]} cannot start this hand: {starts} "
-            f"{'starts' if len(before.next_declarers) == 1 else 'may start'} it",
+            f"{'starts' if one else 'may start'} it",
             field="declarer",
+            said=gettext_noop("{player} cannot start this hand: {starts} starts it.")
+            if one
+            else gettext_noop("{player} cannot start this hand: {starts} may start it."),
+            values={"player": table.players[hand.declarer], "starts": starts},
         )
     _check_friends(table, hand)
     if not table.trumps.bids:
@@ -267,9 +331,17 @@ def _check(setup: GameSetup, before: GameState, hand: HandResult) -> None:
             raise GameError(
                 f"this hand's trump is {fixed or 'none'}, not {hand.trump or 'none'}",
                 field="trump",
+                said=gettext_noop("This hand's trump is fixed: {trump}.")
+                if fixed
+                else gettext_noop("This hand is played without trump."),
+                values={"trump": fixed.symbol if fixed else ""},
             )
         if hand.bid is not None:
-            raise GameError("nobody bids where the trump is fixed", field="bid")
+            raise GameError(
+                "nobody bids where the trump is fixed",
+                field="bid",
+                said=gettext_noop("Nobody bids where the trump is fixed."),
+            )
     elif hand.bid is not None:
         check_bid(hand.bid, hand.trump)
 
@@ -278,7 +350,11 @@ def _check_friends(table: Table, hand: HandResult) -> None:
     friends = hand.friends
     if table.fixed_teams:
         if friends:
-            raise GameError("only find-a-friend hands have friends", field="friends")
+            raise GameError(
+                "only find-a-friend hands have friends",
+                field="friends",
+                said=gettext_noop("Only find-a-friend hands have friends."),
+            )
         return
     called = table.called or 0
     if len(friends) > called:
@@ -286,12 +362,29 @@ def _check_friends(table: Table, hand: HandResult) -> None:
             f"a declarer calls {called} card{'s' if called > 1 else ''}, "
             f"so at most {called} found a friend, got {len(friends)}",
             field="friends",
+            said=gettext_noop(
+                "The declarer calls one card, so one friend at most is found, not {count}."
+            )
+            if called == 1
+            else gettext_noop(
+                "The declarer calls {called} cards, so {called} friends at most are found, "
+                "not {count}."
+            ),
+            values={"called": called, "count": len(friends)},
         )
     if len(set(friends)) != len(friends):
-        raise GameError("a friend is named twice", field="friends")
+        raise GameError(
+            "a friend is named twice",
+            field="friends",
+            said=gettext_noop("A friend is named twice."),
+        )
     for seat in friends:
         if seat not in table.seats:
-            raise GameError(f"no seat {seat!r} at this table", field="friends")
+            raise GameError(
+                f"no seat {seat!r} at this table",
+                field="friends",
+                said=gettext_noop("Choose the friends among the players at this table."),
+            )
 
 
 def _play(setup: GameSetup, before: GameState, hand: HandResult) -> PlayedHand:

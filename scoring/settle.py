@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Rank, check_decks
-from scoring.errors import ScoringError, SettleError
+from scoring.errors import ScoringError, SettleError, gettext_noop
 from scoring.rules import Band, Format, GameEnd, Rules, Side, get_rules, shown
 from scoring.table import KITTY_POINTS_PER_CARD, MIN_KITTY, MIN_PLAYERS, deal
 
@@ -60,12 +60,21 @@ class LastTrick:
                 raise SettleError(
                     f"a {format} last trick needs its number of cards per player",
                     field="last_trick",
+                    said=_CARDS_NEEDED[format],
                 )
             cards = _FIXED_CARDS[format]
         return cls(winner, format, cards)
 
 
 _FIXED_CARDS = {Format.SINGLE: 1, Format.PAIR: 2}
+_CARDS_NEEDED = {
+    Format.TRACTOR: gettext_noop(
+        "The last trick was a tractor: say how many cards each player played to it."
+    ),
+    Format.THROW: gettext_noop(
+        "The last trick was a throw: say how many cards each player played to it."
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,9 +295,23 @@ def _check_kitty_cards(decks: int, kitty_cards: int | None) -> int:
 
 def _check_points(opponent_points: int, kitty_points: int, decks: int, kitty_cards: int) -> None:
     deck_points = POINTS_PER_DECK * decks
-    for name, value, top in (
-        ("opponent_points", opponent_points, deck_points),
-        ("kitty_points", kitty_points, KITTY_POINTS_PER_CARD * kitty_cards),
+    for name, value, top, said in (
+        (
+            "opponent_points",
+            opponent_points,
+            deck_points,
+            gettext_noop(
+                "The opponents' points must be a multiple of 5 between 0 and {top}; {value} is not."
+            ),
+        ),
+        (
+            "kitty_points",
+            kitty_points,
+            KITTY_POINTS_PER_CARD * kitty_cards,
+            gettext_noop(
+                "The kitty's points must be a multiple of 5 between 0 and {top}; {value} is not."
+            ),
+        ),
     ):
         if (
             isinstance(value, bool)
@@ -297,31 +320,60 @@ def _check_points(opponent_points: int, kitty_points: int, decks: int, kitty_car
             or value % 5
         ):
             raise SettleError(
-                f"{name} must be a multiple of 5 from 0 to {top}, got {shown(value)}", field=name
+                f"{name} must be a multiple of 5 from 0 to {top}, got {shown(value)}",
+                field=name,
+                said=said,
+                values={"top": top, "value": _plain(value)},
             )
     if opponent_points + kitty_points > deck_points:
         raise SettleError(
             f"opponent_points {opponent_points} + kitty_points {kitty_points} = "
             f"{opponent_points + kitty_points}, but {decks} decks hold only {deck_points} points",
             field="opponent_points",
+            said=gettext_noop(
+                "The opponents' {points} points and the kitty's {kitty} make {total}, "
+                "more than the {most} in {decks} decks."
+            ),
+            values={
+                "points": opponent_points,
+                "kitty": kitty_points,
+                "total": opponent_points + kitty_points,
+                "most": deck_points,
+                "decks": decks,
+            },
         )
 
 
 def _check_taken_back(rules: Rules, taken_back: TakenBack, hand: int) -> None:
     # A failed throw takes back fewer cards than its thrower holds; a side's failed throws
     # in one hand never add up to more than a hand.
-    for side in Side:
+    for side, said in _TAKEN_BACK_SAID.items():
         cards = getattr(taken_back, side.value)
         if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= hand:
             raise SettleError(
                 f"taken_back.{side} must be a number of cards from 0 to {hand}, got {shown(cards)}",
                 field="taken_back",
+                said=said,
+                values={"most": hand, "cards": _plain(cards)},
             )
     if taken_back and not rules.throws:
         raise SettleError(
             f"the {rules.name} rules allow no throws, so no throw was taken back",
             field="taken_back",
+            said=gettext_noop("These rules allow no throws, so no cards were taken back."),
         )
+
+
+_TAKEN_BACK_SAID = {
+    Side.DECLARERS: gettext_noop(
+        "The declarers' failed throws take back from 0 to {most} cards, a hand at most; "
+        "{cards} is not possible."
+    ),
+    Side.OPPONENTS: gettext_noop(
+        "The opponents' failed throws take back from 0 to {most} cards, a hand at most; "
+        "{cards} is not possible."
+    ),
+}
 
 
 def _check_last_trick(rules: Rules, last_trick: LastTrick, most: int) -> None:
@@ -334,23 +386,52 @@ def _check_last_trick(rules: Rules, last_trick: LastTrick, most: int) -> None:
         raise SettleError(
             f"the {rules.name} rules allow no throws, so the last trick was no throw",
             field="last_trick",
+            said=gettext_noop("These rules allow no throws, so the last trick was not a throw."),
         )
     if cards > most:
         raise SettleError(
             f"a last trick of {shown(cards)} cards per player is more than a hand of {most} holds",
             field="last_trick",
+            said=gettext_noop(
+                "Each player held {most} cards, so nobody played {cards} to the last trick."
+            ),
+            values={"most": most, "cards": _plain(cards)},
         )
     expected = {
-        Format.SINGLE: (cards == 1, "1 card"),
-        Format.PAIR: (cards == 2, "2 cards"),
+        Format.SINGLE: (
+            cards == 1,
+            "1 card",
+            gettext_noop("A single is 1 card from each player, not {cards}."),
+        ),
+        Format.PAIR: (
+            cards == 2,
+            "2 cards",
+            gettext_noop("A pair is 2 cards from each player, not {cards}."),
+        ),
         Format.TRACTOR: (
             4 <= cards <= 2 * MAX_TRACTOR_PAIRS and cards % 2 == 0,
             f"an even number of cards from 4 to {2 * MAX_TRACTOR_PAIRS}",
+            gettext_noop(
+                "A tractor is an even number of cards from 4 to {most} from each player, "
+                "not {cards}."
+            ),
         ),
-        Format.THROW: (cards >= 2, "at least 2 cards"),
+        Format.THROW: (
+            cards >= 2,
+            "at least 2 cards",
+            gettext_noop("A throw is at least 2 cards from each player, not {cards}."),
+        ),
     }
-    fits, wanted = expected[fmt]
+    fits, wanted, said = expected[fmt]
     if not fits:
         raise SettleError(
-            f"a {fmt} last trick has {wanted} per player, got {shown(cards)}", field="last_trick"
+            f"a {fmt} last trick has {wanted} per player, got {shown(cards)}",
+            field="last_trick",
+            said=said,
+            values={"cards": cards, "most": 2 * MAX_TRACTOR_PAIRS},
         )
+
+
+def _plain(value: object) -> str:
+    """A bad number as a player wrote it (a huge one by its size)."""
+    return shown(value) if not isinstance(value, int) or abs(value) >= 10**100 else str(value)

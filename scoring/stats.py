@@ -69,6 +69,8 @@ __all__ = [
     "PlayerStats",
     "Standing",
     "Tally",
+    "every_player_stats",
+    "game_stats",
     "opponent_totals",
     "partial_replay",
     "player_stats",
@@ -208,6 +210,12 @@ class GameRecord(Generic[P]):
         return self.hands[-1].levels if self.hands else self.start
 
     @property
+    def leaders(self) -> tuple[int, ...]:
+        """The seats at the highest level now, ahead in the game (all while all are level)."""
+        top = max(self.levels)
+        return tuple(seat for seat, level in enumerate(self.levels) if level == top)
+
+    @property
     def race(self) -> tuple[tuple[Rank, ...], ...]:
         """Every player's level at the start and after each hand: the level race."""
         return (self.start, *(hand.levels for hand in self.hands))
@@ -275,9 +283,6 @@ class Tally:
         """The points per counted hand."""
         return self.points / self.count if self.count else None
 
-    def add(self, hit: bool, points: int = 0) -> Tally:
-        return Tally(self.count + 1, self.hits + hit, self.points + points)
-
 
 @dataclass(frozen=True, slots=True)
 class Matchup(Generic[P]):
@@ -325,6 +330,7 @@ class PlayerStats(Generic[P]):
     called: Tally = Tally()
     """Find-a-friend hands another player started; hits: a called card found this player."""
     partners: tuple[Matchup[P], ...] = ()
+    """Fixed team-mates in finished games, in the order of their identities (ids, names)."""
     opponents: tuple[Matchup[P], ...] = ()
     totals: Counter = field(default_factory=Counter)
     """The opponents' totals of every hand played, declaring or defending."""
@@ -364,83 +370,227 @@ class PlayerStats(Generic[P]):
         """The opponent this player beats least often; more games against break a tie."""
         return min(self.opponents, key=lambda m: (m.rate, -m.games), default=None)
 
+    @classmethod
+    def sum(
+        cls, player: P, added: Iterable[PlayerStats[P]], taken: Iterable[PlayerStats[P]] = ()
+    ) -> PlayerStats[P]:
+        """``player``'s statistics over the games of ``added`` (shares of games, or statistics
+        over several) less those of ``taken``: every number is a count, so a sum of games'
+        shares equals a count over the games, whatever their order.
+
+        >>> from scoring.rules import get_rules
+        >>> won = GameRecord(1, get_rules("standard"), tuple("MJLH"), ((0, 2), (1, 3)),
+        ...                  (Rank.TWO,) * 4, (), (0, 2))
+        >>> both = PlayerStats.sum("M", [player_stats([won], "M")] * 2)
+        >>> both.wins, both.partners
+        (2, (Matchup(player='L', games=2, wins=2),))
+        >>> PlayerStats.sum("M", [both], [player_stats([won], "M")]) == player_stats([won], "M")
+        True
+        """
+        counts = _Counts()
+        for stats in added:
+            counts.add(stats)
+        for stats in taken:
+            counts.add(stats, -1)
+        return counts.stats(player)
+
+
+_NUMBERS = (
+    "games",
+    "finished",
+    "wins",
+    "big_wins",
+    "shut_out",
+    "near_misses_declaring",
+    "near_misses_defending",
+)
+"""The fields of :class:`PlayerStats` that are numbers."""
+_TALLIES = ("declared", "defended", "scoops", "scooped", "started", "befriended", "called")
+"""The fields of :class:`PlayerStats` that are tallies."""
+
+
+def game_stats(record: GameRecord[P]) -> dict[P, PlayerStats[P]]:
+    """Each seated player's share of one game: what :func:`player_stats` counts of it.
+
+    A player's statistics are the sum of their games' shares (:meth:`PlayerStats.sum`), so that
+    a ladder can take a changed game's old share away and add its new one instead of counting
+    every game again.
+    """
+    groups = _groups(record)
+    shares = {}
+    for seat, player in enumerate(record.seats):
+        counts = _Counts()
+        counts.count(record, seat, groups)
+        shares[player] = counts.stats(player)
+    return shares
+
 
 def player_stats(records: Iterable[GameRecord[P]], player: P) -> PlayerStats[P]:
     """Everything :class:`PlayerStats` holds, for ``player``, over ``records``."""
-    games = finished = wins = 0
-    declared = defended = scoops = scooped = started = befriended = called = Tally()
-    by_level: dict[Rank, Tally] = {}
-    big_wins = shut_out = near_declaring = near_defending = 0
-    partners: Counter = Counter()
-    partner_wins: Counter = Counter()
-    opponents: Counter = Counter()
-    opponent_wins: Counter = Counter()
-    totals: Counter = Counter()
+    counts = _Counts()
     for record in records:
         seat = record.seat_of(player)
-        if seat is None:
-            continue
-        games += 1
-        line = take_over_total(record.rules, record.decks)
+        if seat is not None:
+            counts.count(record, seat, _groups(record))
+    return counts.stats(player)
+
+
+def every_player_stats(records: Iterable[GameRecord[P]]) -> dict[P, PlayerStats[P]]:
+    """:func:`player_stats` of every player of ``records``, counted in one pass over them."""
+    counts: dict[P, _Counts] = {}
+    for record in records:
+        groups = _groups(record)
+        for seat, player in enumerate(record.seats):
+            if player not in counts:
+                counts[player] = _Counts()
+            counts[player].count(record, seat, groups)
+    return {player: counted.stats(player) for player, counted in counts.items()}
+
+
+# What a group of hands adds up to, in the order _groups writes it.
+_HANDS, _HELD, _POINTS, _SCOOPS, _BONUS, _ZEROS, _AT_LINE, _SHORT, _LEVELS = range(9)
+
+
+def _groups(record: GameRecord) -> tuple[dict[tuple[int, tuple[int, ...]], list], Counter]:
+    """The record's hands grouped by declarer and declaring side, each group summed (the hands
+    of a group count alike for every seat, which then reads a few groups instead of every
+    hand), and the opponents' totals of all its hands."""
+    line = take_over_total(record.rules, record.decks)
+    groups: dict[tuple[int, tuple[int, ...]], list] = {}
+    totals: Counter = Counter()
+    for hand in record.hands:
+        total, bonus, held = hand.opponent_total, hand.kitty_bonus, hand.held
+        group = groups.get((hand.declarer, hand.declarers))
+        if group is None:
+            group = groups[hand.declarer, hand.declarers] = [0, 0, 0, 0, 0, 0, 0, 0, Counter()]
+        group[_HANDS] += 1
+        group[_HELD] += held
+        group[_POINTS] += total
+        group[_SCOOPS] += bonus > 0
+        group[_BONUS] += bonus
+        group[_ZEROS] += total == 0
+        group[_AT_LINE] += total == line
+        group[_SHORT] += total == line - 5
+        group[_LEVELS][hand.level, held] += 1
+        totals[total] += 1
+    return groups, totals
+
+
+class _Counts:
+    """A player's statistics while they are counted: every number of :class:`PlayerStats` as a
+    plain, changing number (a tally as a list of three)."""
+
+    __slots__ = ("by_level", "numbers", "opponents", "partners", "tallies", "totals")
+
+    def __init__(self) -> None:
+        self.numbers = dict.fromkeys(_NUMBERS, 0)
+        self.tallies = {name: [0, 0, 0] for name in _TALLIES}
+        self.by_level: dict[Rank, list[int]] = {}
+        self.partners: dict[Hashable, list[int]] = {}
+        self.opponents: dict[Hashable, list[int]] = {}
+        self.totals: Counter = Counter()
+
+    def count(self, record: GameRecord, seat: int, grouped: tuple[dict, Counter]) -> None:
+        """Add the game of ``record`` for the player in ``seat``; ``grouped`` is what
+        :func:`_groups` makes of its hands."""
+        groups, totals = grouped
+        numbers, tallies, by_level = self.numbers, self.tallies, self.by_level
+        declared, defended = tallies["declared"], tallies["defended"]
+        scoops, scooped = tallies["scoops"], tallies["scooped"]
         friendly = not record.teams
-        for hand in record.hands:
-            totals[hand.opponent_total] += 1
-            scoop = hand.kitty_bonus > 0
-            if seat in hand.declarers:
-                declared = declared.add(hand.held, hand.opponent_total)
-                by_level[hand.level] = by_level.get(hand.level, Tally()).add(hand.held)
-                scooped = scooped.add(scoop, hand.kitty_bonus)
-                big_wins += hand.opponent_total == 0
-                near_declaring += hand.opponent_total == line
+        for (declarer, declarers), group in groups.items():
+            hands, held = group[_HANDS], group[_HELD]
+            if seat in declarers:
+                declared[0] += hands
+                declared[1] += held
+                declared[2] += group[_POINTS]
+                scooped[0] += hands
+                scooped[1] += group[_SCOOPS]
+                scooped[2] += group[_BONUS]
+                numbers["big_wins"] += group[_ZEROS]
+                numbers["near_misses_declaring"] += group[_AT_LINE]
+                for (level, hit), times in group[_LEVELS].items():
+                    tally = by_level.setdefault(level, [0, 0])
+                    tally[0] += times
+                    tally[1] += hit * times
             else:
-                defended = defended.add(not hand.held, hand.opponent_total)
-                scoops = scoops.add(scoop, hand.kitty_bonus)
-                shut_out += hand.opponent_total == 0
-                near_defending += hand.opponent_total == line - 5
+                defended[0] += hands
+                defended[1] += hands - held
+                defended[2] += group[_POINTS]
+                scoops[0] += hands
+                scoops[1] += group[_SCOOPS]
+                scoops[2] += group[_BONUS]
+                numbers["shut_out"] += group[_ZEROS]
+                numbers["near_misses_defending"] += group[_SHORT]
             if not friendly:
                 continue
-            if hand.declarer == seat:
-                started = started.add(hand.held)
+            if declarer == seat:
+                tallies["started"][0] += hands
+                tallies["started"][1] += held
             else:
-                friend = seat in hand.declarers
-                called = called.add(friend)
-                if friend:
-                    befriended = befriended.add(hand.held)
+                tallies["called"][0] += hands
+                if seat in declarers:
+                    tallies["called"][1] += hands
+                    tallies["befriended"][0] += hands
+                    tallies["befriended"][1] += held
+        self.totals.update(totals)
+        numbers["games"] += 1
         if not record.finished:
-            continue
+            return
         won = record.won(seat)
-        finished += 1
-        wins += won
+        numbers["finished"] += 1
+        numbers["wins"] += won
         team = record.team_of(seat)
-        for partner in record.players(other for other in team if other != seat):
-            partners[partner] += 1
-            partner_wins[partner] += won
-        for opponent in record.players(
-            other for other in range(len(record.seats)) if other not in team
-        ):
-            opponents[opponent] += 1
-            opponent_wins[opponent] += won
-    return PlayerStats(
-        player=player,
-        games=games,
-        finished=finished,
-        wins=wins,
-        declared=declared,
-        by_level=tuple(sorted(by_level.items())),
-        defended=defended,
-        scoops=scoops,
-        scooped=scooped,
-        big_wins=big_wins,
-        shut_out=shut_out,
-        near_misses_declaring=near_declaring,
-        near_misses_defending=near_defending,
-        started=started,
-        befriended=befriended,
-        called=called,
-        partners=tuple(Matchup(p, n, partner_wins[p]) for p, n in partners.items()),
-        opponents=tuple(Matchup(p, n, opponent_wins[p]) for p, n in opponents.items()),
-        totals=totals,
-    )
+        for other, player in enumerate(record.seats):
+            if other != seat:
+                matchup = self.partners if other in team else self.opponents
+                games_won = matchup.setdefault(player, [0, 0])
+                games_won[0] += 1
+                games_won[1] += won
+
+    def add(self, stats: PlayerStats, sign: int = 1) -> None:
+        """Add ``stats`` (``sign`` 1), or take them away (-1)."""
+        for name in _NUMBERS:
+            self.numbers[name] += sign * getattr(stats, name)
+        for name, into in self.tallies.items():
+            tally = getattr(stats, name)
+            into[0] += sign * tally.count
+            into[1] += sign * tally.hits
+            into[2] += sign * tally.points
+        for level, tally in stats.by_level:
+            into = self.by_level.setdefault(level, [0, 0])
+            into[0] += sign * tally.count
+            into[1] += sign * tally.hits
+        for matchups, met in ((stats.partners, self.partners), (stats.opponents, self.opponents)):
+            for matchup in matchups:
+                into = met.setdefault(matchup.player, [0, 0])
+                into[0] += sign * matchup.games
+                into[1] += sign * matchup.wins
+        for total, times in stats.totals.items():
+            self.totals[total] += sign * times
+
+    def stats(self, player: P) -> PlayerStats[P]:
+        """What has been counted, as ``player``'s statistics; what adds up to none is left
+        out, and partners and opponents come in the order of the players' identities, so that
+        every way of counting the same games gives the same value."""
+
+        def matchups(met: dict[P, list[int]]) -> tuple[Matchup[P], ...]:
+            return tuple(
+                Matchup(p, games, wins) for p, (games, wins) in sorted(met.items()) if games
+            )
+
+        by_level = self.by_level
+        return PlayerStats(
+            player,
+            **self.numbers,
+            **{name: Tally(*tally) for name, tally in self.tallies.items()},
+            by_level=tuple(
+                (level, Tally(*by_level[level])) for level in sorted(by_level) if by_level[level][0]
+            ),
+            partners=matchups(self.partners),
+            opponents=matchups(self.opponents),
+            totals=Counter({total: times for total, times in self.totals.items() if times}),
+        )
 
 
 @dataclass(frozen=True, slots=True)

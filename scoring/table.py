@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Suit, check_decks
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, gettext_noop
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
@@ -39,8 +39,15 @@ class TableError(ScoringError):
     ``trumps``), so that a form shows the message beside it.
     """
 
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        *,
+        said: str = "",
+        values: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message, said=said, values=values)
         self.field = field
 
 
@@ -148,9 +155,15 @@ def check_bid(bid: Bid, trump: Suit | None) -> None:
         raise TableError(
             f"a bid of {_BID_WORDS[bid]} makes that card's suit trump: name the suit",
             field="trump",
+            said=_BID_SAID[bid],
         )
     if trump is not None and bid in (Bid.SMALL_JOKERS, Bid.BIG_JOKERS):
-        raise TableError(f"a bid of {_BID_WORDS[bid]} means no trump, not {trump}", field="trump")
+        raise TableError(
+            f"a bid of {_BID_WORDS[bid]} means no trump, not {trump}",
+            field="trump",
+            said=_BID_SAID[bid],
+            values={"trump": trump.symbol},
+        )
 
 
 _BID_WORDS = {
@@ -158,6 +171,23 @@ _BID_WORDS = {
     Bid.PAIR: "a pair of level cards",
     Bid.SMALL_JOKERS: "small jokers",
     Bid.BIG_JOKERS: "big jokers",
+}
+_BID_SAID = {
+    Bid.ONE: gettext_noop(
+        "A level card won the bid, so its suit is trump: choose the suit, or another bid."
+    ),
+    Bid.PAIR: gettext_noop(
+        "A pair of level cards won the bid, so their suit is trump: choose the suit, "
+        "or another bid."
+    ),
+    Bid.SMALL_JOKERS: gettext_noop(
+        "Small jokers won the bid, so the hand has no trump, not {trump}: "
+        "choose No trump, or another bid."
+    ),
+    Bid.BIG_JOKERS: gettext_noop(
+        "Big jokers won the bid, so the hand has no trump, not {trump}: "
+        "choose No trump, or another bid."
+    ),
 }
 
 

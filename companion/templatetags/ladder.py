@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from django import template
@@ -17,15 +18,23 @@ register = template.Library()
 @register.inclusion_tag("companion/includes/level_race.html")
 def level_race(game: Game) -> dict:
     """A game's level race, hand by hand, as an inline SVG: a line for each fixed team, or for
-    each player in find-a-friend, named in the legend."""
+    each player in find-a-friend, named in the legend. A game resumed at a later hand (the
+    scoreboard's latest hands) draws the race from there, its hands numbered as in the game."""
     table = game.table
+    race = [game.hands[0].before.levels if game.hands else game.setup.levels]
+    race += [hand.after.levels for hand in game.hands]
     chart = charts.level_race(
-        [game.setup.levels, *(hand.after.levels for hand in game.hands)],
+        race,
         table.fixed or [(seat,) for seat in table.seats],
         [hand.result.declarer for hand in game.hands],
     )
+    since = game.hands[0].number - 1 if game.hands else 0
+    if since:
+        ticks = tuple(charts.Tick(tick.at, tick.label + since) for tick in chart.x_ticks)
+        chart = dataclasses.replace(chart, x_ticks=ticks)
     return {
         "chart": chart,
+        "since": since,
         "legend": [
             (line, together(table.players[seat] for seat in line.seats)) for line in chart.lines
         ],

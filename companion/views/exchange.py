@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
@@ -20,19 +20,22 @@ from companion.views.groups import member_group
 
 
 @login_required
-def group_export(request: HttpRequest, group_id: int) -> HttpResponse:
-    """Everything the group holds, as one JSON file that the import page reads back."""
+def group_export(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
+    """Everything the group holds, as one JSON file that the import page reads back: sent a
+    game at a time, so that a long history never sits whole in memory."""
     group = member_group(request, group_id)
-    response = HttpResponse(exchange.dumps(group), content_type="application/json")
+    response = StreamingHttpResponse(exchange.json_chunks(group), content_type="application/json")
     response["Content-Disposition"] = content_disposition_header(True, _filename(group, "json"))
     return response
 
 
 @login_required
-def group_export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
-    """Every hand of every game, one row each, for a spreadsheet."""
+def group_export_csv(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
+    """Every hand of every game, one row each, for a spreadsheet; sent a row at a time."""
     group = member_group(request, group_id)
-    response = HttpResponse(exchange.csv_text(group), content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(
+        exchange.csv_lines(group), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = content_disposition_header(True, _filename(group, "csv"))
     return response
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-import segno
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -12,7 +11,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from companion.forms.games import SEATS, GameForm
@@ -25,10 +23,10 @@ from companion.forms.groups import (
     SignupForm,
 )
 from companion.forms.tables import ScoringTableForm
-from companion.models import Game, Group, LastMember, Membership, ScoringTable
+from companion.models import Game, GameSummary, Group, LastMember, Membership, ScoringTable
 from companion.throttling import too_many_signups
 from companion.views import RECENT_GAMES
-from companion.views.games import SEATED
+from companion.views.confirmations import ask_for_confirmations
 from scoring import PRESETS, Band, GameError, Side, TableError
 
 # The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
@@ -87,20 +85,12 @@ def group_new(request: HttpRequest) -> HttpResponse:
     return render(request, "companion/group_new.html", {"form": form})
 
 
-def invite_qr(url: str) -> str:
-    """The invite link as a QR code, an inline SVG that scales with its box."""
-    code = segno.make(url, error="m")
-    svg = code.svg_inline(
-        scale=4, border=2, omitsize=True, svgclass="invite-qr", title=_("QR code of the link")
-    )
-    return mark_safe(svg)  # segno escapes the title; the rest is its own markup
-
-
 @login_required
 def group(request: HttpRequest, pk: int) -> HttpResponse:
     """A group: its roster (players are added, retired and brought back here), its games, its
     scoring tables, its members (``action=remove``, ``action=leave``), the link that invites
-    people in (``action=new_invite`` replaces it), and its name (``action=rename``)."""
+    people in (``action=new_invite`` replaces it), its name (``action=rename``), and whether each
+    hand needs an opponent's confirmation (``action=confirmations``)."""
     group = member_group(request, pk)
     action = request.POST.get("action") if request.method == "POST" else None
     form = PlayerForm(group=group)
@@ -130,6 +120,8 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(group)
     elif action in ("remove", "leave"):
         return remove_member(request, group, leaving=action == "leave")
+    elif action == "confirmations":
+        return ask_for_confirmations(request, group)
     elif action == "new_invite":
         group.new_invite()
         messages.success(request, _("Made a new invite link: the old one no longer works."))
@@ -154,17 +146,21 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if request.htmx:
         return render(request, template + "#roster", context)
-    invite_url = request.build_absolute_uri(reverse("group_join", args=[group.invite_token]))
+    # Each game where it stands, as the ladder history (kept in the cache) has it: no game's
+    # hands are read here.
+    from companion.views.history import game_row  # the history imports this module
+
+    ladder = GameSummary.ladder(group)
+    by_pk = {player.pk: player for player in roster}
     context |= {
         "games": [
-            {"game": game, "sides": game_sides(game)}
-            for game in group.games.prefetch_related(SEATED)[:RECENT_GAMES]
+            game_row(ladder.record(n), by_pk)
+            for n in range(len(ladder.games) - 1, -1, -1)[:RECENT_GAMES]
         ],
-        "games_count": group.games.count(),
+        "games_count": len(ladder.games),
         "tables": group.scoring_tables.all(),
         "memberships": group.membership_set.select_related("user").order_by("joined", "pk"),
-        "invite_url": invite_url,
-        "invite_qr": invite_qr(invite_url),
+        "invite_url": request.build_absolute_uri(reverse("group_join", args=[group.invite_token])),
         "rename_form": rename_form,
     }
     return render(request, template, context)
@@ -316,13 +312,6 @@ def table_preview(bands: list[Band]) -> list[dict]:
             }
         )
     return segments
-
-
-def game_sides(game: Game) -> list[list[str]]:
-    """A game's players as the group's list shows them: its fixed teams, or everyone."""
-    table = game.table
-    sides = table.fixed or [(seat,) for seat in table.seats]
-    return [[table.players[seat] for seat in side] for side in sides]
 
 
 @login_required

@@ -14,12 +14,11 @@ from django.utils import timezone
 
 from companion import charts
 from companion.forms.games import HistoryFilterForm, ReplayRulesForm
-from companion.ladder import Ladder
+from companion.ladder import Ladder, totals
 from companion.models import Game, GameSummary, Group, Player, Seat
-from companion.views import RECENT_GAMES
 from companion.views.groups import member_group
 from scoring.cards import Rank
-from scoring.stats import GameRecord, Matchup, PlayerStats, opponent_totals, partial_replay
+from scoring.stats import GameRecord, Matchup, PlayerStats, partial_replay
 from scoring.table import Teams, default_decks
 
 GAMES_PER_PAGE = 25
@@ -27,17 +26,21 @@ GAMES_PER_PAGE = 25
 
 def game_row(record: GameRecord, players: dict[int, Player]) -> dict:
     """A game as a line of the history: its sides (the fixed teams, or every player in
-    find-a-friend) with their levels, who won, and its table where it is not the usual one."""
+    find-a-friend) with their levels, who leads or won, and its table where it is not the usual
+    one."""
+    sides = [
+        {
+            "players": [players[pk] for pk in record.players(side)],
+            "won": record.won(side[0]),
+            "level": record.levels[side[0]],
+            "leads": side[0] in record.leaders,
+        }
+        for side in record.teams or [(seat,) for seat in range(len(record.seats))]
+    ]
     return {
         "record": record,
-        "sides": [
-            {
-                "players": [players[pk] for pk in record.players(side)],
-                "won": record.won(side[0]),
-                "level": record.levels[side[0]],
-            }
-            for side in record.teams or [(seat,) for seat in range(len(record.seats))]
-        ],
+        "sides": sides,
+        "leaders": [side for side in sides if side["leads"]],
         "winners": [players[pk] for pk in record.players(record.winners)],
         "teams": Game.TeamsChoice(_teams(record).value),
         "decks": record.decks if record.decks != default_decks(len(record.seats)) else None,
@@ -54,16 +57,15 @@ def _teams(record: GameRecord) -> Teams:
 
 def played_in(ladder: Ladder, players: dict[int, Player]) -> list[Player]:
     """The players of the roster who played in the ladder's games, by name."""
-    seated = {pk for record in ladder.records for pk in record.seats}
-    return [player for pk, player in players.items() if pk in seated]
+    return [player for pk, player in players.items() if pk in ladder.standings]
 
 
 def _years(ladder: Ladder) -> list[int]:
-    """The years of the ladder's games, the latest first (the records run oldest first)."""
-    if not ladder.records:
+    """The years of the ladder's games, the latest first (the games run oldest first)."""
+    if not ladder.games:
         return []
-    first = timezone.localtime(ladder.records[0].played).year
-    last = timezone.localtime(ladder.records[-1].played).year
+    first = timezone.localtime(ladder.games[0].played).year
+    last = timezone.localtime(ladder.games[-1].played).year
     return list(range(last, first - 1, -1))
 
 
@@ -85,14 +87,15 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
         years=years,
         now=timezone.localtime(),
     )
-    chosen = ladder.records
+    # The games' places in the ladder: only the page's rows are made into records.
+    chosen = range(len(ladder.games))
     if form.is_bound and form.is_valid():
         player, period = form.cleaned_data["player"], form.cleaned_data["period"]
         if player is not None:
-            chosen = [record for record in chosen if record.seat_of(player) is not None]
+            chosen = [n for n in chosen if player in ladder.games[n].seats]
         if period is not None:
             start, end = period
-            chosen = [record for record in chosen if start <= record.played < end]
+            chosen = [n for n in chosen if start <= ladder.games[n].played < end]
     page = Paginator(chosen[::-1], GAMES_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -100,13 +103,15 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
         "group": group,
         "form": form,
         "page": page,
-        "rows": [game_row(record, players) for record in page],
+        "rows": [game_row(ladder.record(n), players) for n in page],
         "query": query.urlencode(),
-        "hands": sum(len(record.hands) for record in chosen),
+        "hands": sum(len(ladder.games[n].hands) for n in chosen),
         "distributions": [
-            {"rules": rules, "decks": decks, "chart": charts.totals_chart(rules, totals, decks)}
-            for rules, decks, totals in (
-                ladder.opponent_totals if chosen is ladder.records else opponent_totals(chosen)
+            {"rules": rules, "decks": decks, "chart": charts.totals_chart(rules, counted, decks)}
+            for rules, decks, counted in (
+                ladder.opponent_totals
+                if len(chosen) == len(ladder.games)
+                else totals([ladder.games[n] for n in chosen])
             )
         ],
     }
@@ -133,10 +138,10 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     if pk not in players:
         raise Http404("no such player in this group")
     person = players[pk]
-    ladder = GameSummary.ladder(group)
-    stats = ladder.stats(pk)
-    points = ladder.ratings.get(pk, [])
-    board = [player_id for player_id, _rating in ladder.leaderboard]
+    pages = GameSummary.player_pages(group)
+    stats = pages.stats(pk)
+    points = pages.ratings.get(pk, [])
+    board = [player_id for player_id, _rating in pages.leaderboard]
     context = {
         "group": group,
         "person": person,
@@ -157,9 +162,7 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
         "worst_partner": _named(stats.worst_partner, players),
         "toughest_opponent": _named(stats.toughest_opponent, players),
         "others": _others(stats, players),
-        "recent": [
-            game_row(record, players) for record in ladder.games_of(pk)[::-1][:RECENT_GAMES]
-        ],
+        "recent": [game_row(record, players) for record in pages.recent(pk)],
     }
     return render(request, "companion/player.html", context)
 

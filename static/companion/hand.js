@@ -1,97 +1,247 @@
-// The hand form's thumb helpers. Without them the form still works: the kitty is typed as
-// card codes and the points as numbers.
+// The hand form's thumb helpers, and a save that survives a lost connection. Without this
+// script the form still works: the kitty is typed as card codes, the points as numbers, and
+// Save is a plain form post.
 (function () {
-  const form = document.getElementById("hand-form");
-  if (!form) return;
   const changed = (input) => input.dispatchEvent(new Event("change", { bubbles: true }));
+  const checkedValue = (form, name) => (form.querySelector(`input[name="${name}"]:checked`) || {}).value;
+
+  function start() {
+    const form = document.getElementById("hand-form");
+    if (!form) return;
+    kitty(form);
+    friends();
+    points(form);
+    lastTrick(form);
+    bids(form);
+    save(form);
+    focusError();
+  }
 
   // Kitty: tap a card to add a copy (as many as the table's decks hold), one tap more removes
-  // them all; the kitty holds as many cards as the table's deal leaves.
-  const grid = document.getElementById("kitty-grid");
-  const kittySize = Number(grid.dataset.kitty);
-  const mostCopies = Number(grid.dataset.copies);
-  const text = document.getElementById("id_kitty_cards");
-  const pointsInput = document.getElementById("id_kitty_points");
-  const count = document.getElementById("kitty-count");
-  const copies = new Map();
-  const show = () => {
-    let cards = 0, points = 0;
-    grid.querySelectorAll(".kitty-card").forEach((button) => {
-      const n = copies.get(button.dataset.card) || 0;
-      cards += n;
-      points += n * Number(button.dataset.points);
-      button.querySelector(".copies").textContent = n > 1 ? "×" + n : "";
-      button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
+  // them all; typed codes count the same. The badge and the kitty's points follow the cards.
+  function kitty(form) {
+    const grid = document.getElementById("kitty-grid");
+    const text = document.getElementById("id_kitty_cards");
+    const pointsInput = document.getElementById("id_kitty_points");
+    const count = document.getElementById("kitty-count");
+    const kittySize = Number(grid.dataset.kitty);
+    const mostCopies = Number(grid.dataset.copies);
+    const worth = new Map([...grid.querySelectorAll(".kitty-card")].map((b) => [b.dataset.card, Number(b.dataset.points)]));
+    const code = (typed) => typed.toUpperCase().replace(/^10/, "T");
+    let copies = new Map();
+    const read = () => {
+      copies = new Map();
+      text.value.split(/[\s,]+/).filter(Boolean).forEach((typed) => {
+        copies.set(code(typed), (copies.get(code(typed)) || 0) + 1);
+      });
+    };
+    const show = () => {
+      let cards = 0, total = 0;
+      copies.forEach((n, card) => {
+        cards += n;
+        total += n * (worth.get(card) || 0);
+      });
+      grid.querySelectorAll(".kitty-card").forEach((button) => {
+        const n = copies.get(button.dataset.card) || 0;
+        button.querySelector(".copies").textContent = n > 1 ? "×" + n : "";
+        button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
+      });
+      count.textContent = cards + "/" + kittySize + " · " + total;
+      if (cards) pointsInput.value = total;
+    };
+    read();
+    grid.hidden = false;
+    show();
+    text.addEventListener("input", () => { read(); show(); });
+    grid.addEventListener("click", (event) => {
+      const button = event.target.closest(".kitty-card");
+      if (!button) return;
+      const card = button.dataset.card;
+      const total = [...copies.values()].reduce((a, b) => a + b, 0);
+      const n = copies.get(card) || 0;
+      copies.set(card, n < mostCopies && total < kittySize ? n + 1 : 0);
+      if (!copies.get(card)) copies.delete(card);
+      text.value = [...copies].flatMap(([c, k]) => Array(k).fill(c)).join(" ");
+      if (!copies.size) pointsInput.value = "";
+      show();
+      changed(text);
     });
-    count.textContent = cards + "/" + kittySize + " · " + points;
-    return points;
-  };
-  text.value.split(/[\s,]+/).filter(Boolean).forEach((code) => {
-    const key = code.toUpperCase();
-    copies.set(key, (copies.get(key) || 0) + 1);
-  });
-  grid.hidden = false;
-  show();
-  grid.addEventListener("click", (event) => {
-    const button = event.target.closest(".kitty-card");
-    if (!button) return;
-    const code = button.dataset.card;
-    const total = [...copies.values()].reduce((a, b) => a + b, 0);
-    const n = copies.get(code) || 0;
-    copies.set(code, n < mostCopies && total < kittySize ? n + 1 : 0);
-    text.value = [...copies].flatMap(([card, k]) => Array(k).fill(card)).join(" ");
-    pointsInput.value = show();
-    changed(text);
-  });
+  }
 
   // Friends: "Nobody" and the friends found exclude each other.
-  const friends = document.getElementById("friends");
-  if (friends) {
-    friends.addEventListener("change", (event) => {
+  function friends() {
+    const group = document.getElementById("id_friends");
+    if (!group) return;
+    group.addEventListener("change", (event) => {
       const box = event.target;
       if (!box.checked) return;
-      friends.querySelectorAll("input[type=checkbox]").forEach((other) => {
+      group.querySelectorAll("input[type=checkbox]").forEach((other) => {
         if (other !== box && (box.value === "nobody" || other.value === "nobody")) other.checked = false;
       });
     });
   }
 
-  // Opponents' points: quick totals, or counted from their fives, tens and kings.
-  form.querySelectorAll(".quick-points").forEach((row) => {
-    const input = document.getElementById(row.dataset.target);
-    row.addEventListener("click", (event) => {
-      const quick = event.target.closest("[data-value]");
-      if (!quick) return;
-      input.value = quick.dataset.value;
-      changed(input);
+  // Opponents' points: steps of 5 and 20 kept from 0 to the decks' points, quick totals, or
+  // counted from their fives, tens and kings.
+  function points(form) {
+    const input = document.getElementById("id_opponent_points");
+    form.querySelectorAll(".stepper").forEach((stepper) => {
+      stepper.addEventListener("click", (event) => {
+        const step = event.target.closest("[data-step]");
+        if (!step) return;
+        const value = (Number(input.value) || 0) + Number(step.dataset.step);
+        input.value = Math.min(Number(stepper.dataset.max), Math.max(0, value));
+        changed(input);
+      });
     });
-  });
-  const counter = document.getElementById("point-counter");
-  const opponentPoints = document.getElementById("id_opponent_points");
-  counter.hidden = false;
-  counter.addEventListener("click", (event) => {
-    const step = event.target.closest("[data-count]");
-    if (!step) return;
-    const output = step.parentElement.querySelector(".count");
-    const most = Number(step.parentElement.dataset.most);
-    output.value = Math.min(most, Math.max(0, Number(output.value) + Number(step.dataset.count)));
-    let total = 0;
-    counter.querySelectorAll("[data-worth]").forEach((row) => {
-      total += Number(row.dataset.worth) * Number(row.querySelector(".count").value);
+    form.querySelectorAll(".quick-points").forEach((row) => {
+      row.addEventListener("click", (event) => {
+        const quick = event.target.closest("[data-value]");
+        if (!quick) return;
+        input.value = quick.dataset.value;
+        changed(input);
+      });
     });
-    opponentPoints.value = total;
-    changed(opponentPoints);
-  });
-
-  // Opponents' points: steps of 5, kept from 0 to the decks' points.
-  form.querySelectorAll(".stepper").forEach((stepper) => {
-    const input = document.getElementById(stepper.dataset.target);
-    stepper.addEventListener("click", (event) => {
-      const step = event.target.closest("[data-step]");
+    // Counting their fives, tens and kings: a panel the Count button opens.
+    const counter = document.getElementById("point-counter");
+    const toggle = document.getElementById("count-toggle");
+    toggle.hidden = false;
+    toggle.addEventListener("click", () => {
+      counter.hidden = !counter.hidden;
+      toggle.setAttribute("aria-expanded", String(!counter.hidden));
+    });
+    counter.addEventListener("click", (event) => {
+      const step = event.target.closest("[data-count]");
       if (!step) return;
-      const value = (Number(input.value) || 0) + Number(step.dataset.step);
-      input.value = Math.min(Number(stepper.dataset.max), Math.max(0, value));
+      const output = step.parentElement.querySelector(".count");
+      const most = Number(step.parentElement.dataset.most);
+      output.value = Math.min(most, Math.max(0, Number(output.value) + Number(step.dataset.count)));
+      let total = 0;
+      counter.querySelectorAll("[data-worth]").forEach((row) => {
+        total += Number(row.dataset.worth) * Number(row.querySelector(".count").value);
+      });
+      input.value = total;
       changed(input);
     });
-  });
+  }
+
+  // The last trick: its cards per player are asked for a tractor or a throw; when the
+  // opponents took it, the kitty counts, so its section opens.
+  function lastTrick(form) {
+    const cards = document.getElementById("last-trick-cards");
+    const kittyMore = document.getElementById("kitty-more");
+    const update = () => {
+      const format = checkedValue(form, "last_trick_format");
+      cards.classList.toggle("when-needed", format !== "tractor" && format !== "throw" && !cards.querySelector(".is-invalid"));
+    };
+    form.addEventListener("change", (event) => {
+      if (event.target.name === "last_trick_format") update();
+      if (event.target.name === "last_trick_winner" && event.target.value === "opponents") kittyMore.open = true;
+    });
+    update();
+  }
+
+  // Bid and trump: only the bids `scoring` allows with the chosen trump can be tapped; with
+  // none tapped the hand had the weakest one allowed, which the section's button names.
+  function bids(form) {
+    const box = document.getElementById("bid-choices");
+    if (!box) return;
+    const allows = new Map(box.dataset.bidTrumps.split(";").filter(Boolean).map((pair) => {
+      const [bid, trumps] = pair.split(":");
+      return [bid, trumps.split(" ")];
+    }));
+    const summary = document.querySelector("#bid-more > summary");
+    const title = summary.textContent.trim();
+    const update = () => {
+      const trump = checkedValue(form, "trump") || "none";
+      let shown = null;
+      box.querySelectorAll("input[name=bid]").forEach((radio) => {
+        const ok = (allows.get(radio.value) || []).includes(trump);
+        radio.disabled = !ok;
+        if (!ok) radio.checked = false;
+        if (ok && (radio.checked || !shown)) shown = radio;
+      });
+      const checked = box.querySelector("input[name=bid]:checked") || shown;
+      summary.textContent = checked ? title + ": " + form.querySelector(`label[for="${checked.id}"]`).textContent.trim() : title;
+    };
+    form.addEventListener("change", (event) => {
+      if (event.target.name === "trump" || event.target.name === "bid") update();
+    });
+    update();
+  }
+
+  // Save: sent by this script, so that a save without a connection is kept on the phone and
+  // sent once when the connection returns. The request key makes a repeated send harmless;
+  // an answer that refuses the hand brings the form back with it, to be fixed.
+  function save(form) {
+    const key = "tractor-hand:" + location.pathname;
+    const waiting = document.getElementById("hand-waiting");
+    let sending = false;
+    const kept = () => { try { return localStorage.getItem(key); } catch (e) { return null; } };
+    const keep = (body) => {
+      localStorage.setItem(key, body);
+      waiting.hidden = false;
+    };
+    const send = async (body) => {
+      if (sending) return;
+      sending = true;
+      let response;
+      try {
+        response = await fetch(form.action, {
+          method: "POST",
+          body: body,
+          credentials: "same-origin",
+          headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+        });
+      } catch (e) {
+        sending = false;
+        keep(body);
+        return;
+      }
+      localStorage.removeItem(key);
+      const to = response.headers.get("HX-Redirect");
+      if (to) return location.assign(to);
+      const page = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("hand-page");
+      if (!page) return location.assign(response.url);
+      document.getElementById("hand-page").replaceWith(page);
+      if (window.htmx) window.htmx.process(page);
+      start();
+    };
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const body = new URLSearchParams(new FormData(form)).toString();
+      if (navigator.onLine === false) keep(body);
+      else send(body);
+    });
+    const flush = () => { const body = kept(); if (body) send(body); };
+    const body = kept();
+    if (body) {
+      // Shown as it was kept, until it is sent.
+      const data = new URLSearchParams(body);
+      form.querySelectorAll("input[name]").forEach((input) => {
+        if (input.type === "radio" || input.type === "checkbox") input.checked = data.getAll(input.name).includes(input.value);
+        else if (data.has(input.name)) input.value = data.get(input.name);
+      });
+      waiting.hidden = false;
+      if (navigator.onLine !== false) flush();
+    }
+    if (!window.handSaveWatch) {
+      // Once per page, whatever form is shown by then.
+      window.handSaveWatch = true;
+      window.addEventListener("online", () => document.getElementById("hand-form") && window.handFlush());
+      setInterval(() => navigator.onLine !== false && window.handFlush(), 15000);
+    }
+    window.handFlush = flush;
+  }
+
+  // After a refused save the first error is in view and focused.
+  function focusError() {
+    const wrong = document.querySelector("#hand-page [autofocus]");
+    if (!wrong) return;
+    wrong.closest("details")?.setAttribute("open", "");
+    wrong.focus({ preventScroll: true });
+    (wrong.closest(".hand-choices, .hand-entry, #hand-errors") || wrong).scrollIntoView({ block: "center" });
+  }
+
+  start();
 })();

@@ -13,6 +13,7 @@ def tap_hand(phone, declarer: str, opponent_points: int, kitty=KITTY) -> None:
     phone.get_by_role("link", name="Record a hand").click()
     phone.locator("input[name=declarer] + label", has_text=declarer).click()
     phone.locator("label", has_text="♥").click()
+    phone.locator("#kitty-more > summary").click()
     for card in kitty:
         phone.locator(f'.kitty-card[data-card="{card}"]').click()
     assert phone.locator("#kitty-count").inner_text().startswith("8/8")

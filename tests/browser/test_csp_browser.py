@@ -56,6 +56,7 @@ def test_the_main_pages_work_under_the_content_security_policy(phone, live_serve
 
     # The hand form: its card grid (hand.js) and its live preview (htmx).
     phone.goto(f"{group_url}/games/{game.pk}/hands/new/")
+    phone.locator("#kitty-more > summary").click()
     phone.locator('.kitty-card[data-card="5H"]').click()
     phone.get_by_role("button", name="+20").click()
     phone.locator("#preview").get_by_text("The kitty holds exactly 8 cards").wait_for()

@@ -98,12 +98,14 @@ def test_a_watching_phone_loses_the_old_share_link(phone, second_phone, live_ser
     phone.goto(f"{live_server.url}{game.get_absolute_url()}")
 
     phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_text("Share the scoreboard").click()
     phone.get_by_role("button", name="Stop the share link: make a new one").click()
     phone.get_by_text("Made a new share link: the old one no longer shows the game.").wait_for()
 
     second_phone.reload()
     expect(second_phone.get_by_text("No hands yet.")).to_have_count(0)
     game.refresh_from_db()
-    assert phone.get_by_role("link", name="Share").get_attribute("href") == (
+    phone.get_by_text("Share the scoreboard").click()
+    assert phone.get_by_role("link", name="See what watchers see").get_attribute("href") == (
         f"/watch/{game.share_token}/"
     )

@@ -61,20 +61,20 @@ def tap_hand(
     screenshot=None,
 ) -> None:
     """From the scoreboard: record a hand, tapping who declared (unless there is one choice),
-    the friends (or Nobody), the trump where it is bid, the kitty's cards (or 0 points) and
+    the friends (or Nobody), the trump where it is bid, the kitty's cards (or none: 0) and
     the opponents' points by steps of 20 and 5; ``expect`` is a part of the preview's
     sentence."""
     phone.get_by_role("link", name="Record a hand").click()
     if declarer is not None:
         phone.locator("input[name=declarer] + label", has_text=declarer).click()
     for friend in friends:
-        phone.locator("#friends label", has_text=friend).click()
+        phone.locator("#id_friends label", has_text=friend).click()
     if trump is not None:
         phone.locator("input[name=trump] + label", has_text=trump).click()
+    if kitty:
+        phone.locator("#kitty-more > summary").click()
     for card in kitty:
         phone.locator(f'.kitty-card[data-card="{card}"]').click()
-    if not kitty:
-        phone.get_by_label("Kitty points", exact=True).fill("0")
     phone.get_by_role("button", name="0", exact=True).click()
     for _ in range(points // 20):
         phone.get_by_role("button", name="+20").click()
@@ -109,6 +109,7 @@ def test_six_players_find_friends_until_a_side_holds_at_ace(phone, live_server, 
     phone.get_by_role("link", name="Record a hand").click()
     # The count is the page script's: wait for it rather than read it as the page loads.
     expect(phone.locator("#kitty-count")).to_have_text("0/6 · 0")
+    phone.locator("#kitty-more > summary").click()
     for _ in range(3):
         phone.locator('.kitty-card[data-card="5H"]').click()
     assert phone.locator('.kitty-card[data-card="5H"] .copies').inner_text() == "×3"
@@ -177,10 +178,11 @@ def test_eight_partners_play_with_four_decks(phone, live_server, group, screensh
     # Four decks: 0 → +3, 5–75 → +2, 80–155 → +1, 160 or more takes the deal.
     phone.get_by_role("link", name="Record a hand").click()
     assert re.findall(r"\d+", phone.locator(".quick-points").inner_text()) == ["0", "80", "160"]
+    phone.locator("#kitty-more > summary").click()
     for _ in range(4):
         phone.locator('.kitty-card[data-card="KD"]').click()
     assert phone.locator('.kitty-card[data-card="KD"] .copies').inner_text() == "×4"
-    phone.get_by_text("Count their point cards instead").click()
+    phone.get_by_role("button", name="Count cards").click()
     for _ in range(17):
         phone.get_by_role("button", name="One more Fives").click()
     assert phone.locator("#count-fives").inner_text() == "16"

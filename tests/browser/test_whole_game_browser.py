@@ -48,8 +48,7 @@ def test_a_new_account_plays_a_game_until_a_team_wins_at_ace(
     phone.get_by_role("link", name="Record a hand").click()
     assert phone.locator("input[name=declarer][value='0']").is_checked()
     phone.locator("label", has_text="♠").click()
-    phone.get_by_label("Kitty points", exact=True).fill("0")
-    phone.get_by_text("Count their point cards instead").click()
+    phone.get_by_role("button", name="Count cards").click()
     for label, taps in (("One more Fives", 2), ("One more Kings", 3)):
         for _ in range(taps):
             phone.get_by_role("button", name=label).click()

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from companion.models import Game, Group, Hand, Player
+from companion.models import Game, GameSummary, Group, Hand, Player
 from scoring import PRESETS, Bid, Format, LastTrick, Rank, Side, Suit, get_rules
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult
@@ -133,6 +133,7 @@ def _save_hands(game: Game, results: list[HandResult], created: datetime | None)
     Hand.objects.bulk_create(
         hand_row(game, number, result) for number, result in enumerate(results, start=1)
     )
+    GameSummary.bring_up_to_date([game])  # as every writer of hands in bulk does
 
 
 def hand_row(game: Game, number: int, result: HandResult) -> Hand:

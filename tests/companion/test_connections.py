@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from unittest import mock
 from wsgiref.util import setup_testing_defaults
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.wsgi import get_wsgi_application
+from django.db import connection
 from django.db.backends.signals import connection_created
+
+from companion.models import Game, _ladder_key
+from scoring import get_rules
 
 POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
@@ -81,3 +89,90 @@ def test_it_serves_a_players_requests_on_one_connection(transactional_db, client
 
     assert statuses == ["200 OK"] * 3
     assert len(opened) <= 1
+
+
+# A second app process: records a hand in the game (when asked) and prints what its history page
+# says of the group, as a player opening it would see it.
+OTHER_PROCESS = """
+import re, sys
+import django
+
+django.setup()
+from django.contrib.auth.models import User
+from django.test import Client
+
+from companion.models import Game
+
+username, group, game, record = sys.argv[1:5]
+if record == "record":
+    played = Game.objects.get(pk=game)
+    state = played.scored().state
+    hand = dict(HAND, declarer=state.next_declarers[0])
+    played.record_hand(hand, version=played.version, request_key="", by=None)
+client = Client()
+client.force_login(User.objects.get(username=username))
+page = " ".join(client.get(f"/groups/{group}/history/").text.split())
+print(re.search(r"\\d+ games? · \\d+ hands?", page).group())
+"""
+HAND = {
+    "friends": [],
+    "bid": "one",
+    "trump": "S",
+    "kitty_points": 0,
+    "opponent_points": 40,
+    "last_trick_winner": "declarers",
+    "last_trick_format": "single",
+    "last_trick_cards": 1,
+}
+
+
+@pytest.mark.skipif(not POSTGRES, reason="DATABASE_URL names no PostgreSQL server")
+def test_two_app_processes_see_each_others_changes_ladder_included(
+    transactional_db, client, user, group, players
+):
+    game = Game.start(group, players, get_rules("standard"), by=user)
+    client.force_login(user)
+    database = connection.settings_dict
+    url = (
+        f"postgres://{database['USER']}:{database['PASSWORD']}@{database['HOST'] or 'localhost'}"
+        f":{database['PORT'] or 5432}/{database['NAME']}"
+    )
+
+    def other(record: bool) -> str:
+        """The history page's count in another app process on the same database."""
+        environment = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DEBUG": "true",
+            "ALLOWED_HOSTS": "testserver",
+        }
+        script = f"HAND = {HAND!r}\n" + OTHER_PROCESS
+        arguments = [user.username, str(group.pk), str(game.pk), "record" if record else "look"]
+        done = subprocess.run(
+            [sys.executable, "-c", script, *arguments],
+            env=environment,
+            cwd=settings.BASE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    def here() -> str:
+        page = " ".join(client.get(f"/groups/{group.pk}/history/").text.split())
+        return re.search(r"\d+ games? · \d+ hands?", page).group()
+
+    assert here() == "1 game · 0 hands"
+    assert other(record=True) == "1 game · 1 hand"
+    assert here() == "1 game · 1 hand"
+    game.refresh_from_db()
+    state = game.scored().state
+    game.record_hand(
+        {**HAND, "declarer": state.next_declarers[0]}, version=game.version, request_key="", by=user
+    )
+    assert other(record=False) == "1 game · 2 hands"
+    Game.start(group, players[::-1], get_rules("kawu"), first_declarer=0, by=user)
+    assert other(record=False) == "2 games · 2 hands"
+    group.refresh_from_db()
+    assert cache.get(_ladder_key(group)).version == group.version  # kept by the last change

@@ -10,7 +10,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from companion.models import Dispute, Game, Hand, Player
+from companion.models import Dispute, Game, GameSummary, Hand, Player
+from companion.views.games import HANDS_SHOWN
 from scoring import Rank, Suit, TrumpRule
 from scoring.cli import judge_request
 
@@ -660,6 +661,7 @@ def test_the_scoreboard_s_queries_do_not_grow_with_precedents(member, start_game
     # 300 hands where the opponents always take the deal at 80, each with a precedent.
     game = start_game("standard")
     hands = endless_hands(game)
+    GameSummary.bring_up_to_date([game])  # as an import does for the hands it writes
     without, _page = page_queries(member, game.get_absolute_url())
     request = {"level": "2", "trump": "S", "plays": [["Mei", ["AS"]]]}
     verdict = judge_request(request)
@@ -667,11 +669,18 @@ def test_the_scoreboard_s_queries_do_not_grow_with_precedents(member, start_game
         Dispute(game=game, hand=hand, hand_number=hand.number, request=request, verdict=verdict)
         for hand in hands
     )
+    # As Game.add_dispute saves them: the game's version rises, and its summary's with it.
+    game.refresh_from_db()
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    GameSummary.objects.filter(game=game).update(version=game.version + 1)
 
     with_precedents, page = page_queries(member, game.get_absolute_url())
+    _queries, earlier = page_queries(member, f"{game.get_absolute_url()}?before=289")
 
-    assert with_precedents == without <= 6
-    assert text(page).count("1 precedent Mei is winning so far") == 300
+    assert with_precedents == without <= 7
+    # The page shows the latest hands, each with its precedent; earlier ones a page at a time.
+    assert text(page).count("1 precedent Mei is winning so far") == HANDS_SHOWN
+    assert text(earlier).count("1 precedent Mei is winning so far") == HANDS_SHOWN
 
 
 def test_watching_phones_see_a_new_precedent(member, client, game):

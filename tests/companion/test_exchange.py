@@ -9,16 +9,30 @@ import copy
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
 
 from companion import exchange
-from companion.models import Dispute, Game, Group, HandChange, Membership, Player
+from companion.exchange import exporting, importing
+from companion.models import (
+    Dispute,
+    Game,
+    GameSummary,
+    Group,
+    Hand,
+    HandChange,
+    Membership,
+    Player,
+)
 from scoring import Suit, Teams, TrumpRule, get_rules
 from scoring.cli import judge_request
 
@@ -32,6 +46,9 @@ pytestmark = pytest.mark.django_db
 # chosen to start; hand 2 undone and entered again. Game 3 (standard, A v K): Lin, Hao, Zoe,
 # Jun from north; North-South hold at A and win.
 FOUR_SEAT_V1 = Path(__file__).parent / "exports" / "four_seat_v1.json"
+# An export from before second-seat confirmation (file version 2): the find-a-friend game of six
+# and the pairs game of eight of the fixtures below, exported as they were then.
+EIGHT_SEAT_V2 = Path(__file__).parent / "exports" / "eight_seat_v2.json"
 
 THURSDAY = "2025-03-06T19:30:00+00:00"
 HOUSE = {
@@ -75,6 +92,16 @@ SECOND = {
     "declarer_cards_taken_back": 0,
     "opponent_cards_taken_back": 0,
 }
+# A hand entered while nobody asked for a confirmation, as every hand of a version 2 file reads.
+UNCONFIRMED = {
+    "entered_by": None,
+    "needs_confirmation": False,
+    "confirmed_by": None,
+    "confirmed_at": None,
+    "flagged_by": None,
+    "flagged_at": None,
+    "flag_note": "",
+}
 # The disputed trick: Jun's big joker takes Mei's king of trumps.
 TRICK = {
     "rules": "standard",
@@ -86,8 +113,12 @@ TRICK = {
 # hands (the second's trump corrected), a dispute saved to hand 2.
 DOCUMENT = {
     "format": "tractor-companion-group",
-    "version": 2,
-    "group": {"name": "Thursday Tractor", "created": "2025-01-02T18:00:00+00:00"},
+    "version": 3,
+    "group": {
+        "name": "Thursday Tractor",
+        "created": "2025-01-02T18:00:00+00:00",
+        "hands_need_confirmation": False,
+    },
     "members": [{"username": "mei", "joined": "2025-01-02T18:00:00+00:00"}],
     "players": [
         {"name": "Mei", "user": "mei", "retired": False},
@@ -118,11 +149,13 @@ DOCUMENT = {
                     **FIRST,
                     "created": "2025-03-06T19:35:00+00:00",
                     "updated": "2025-03-06T19:35:00+00:00",
+                    **UNCONFIRMED,
                 },
                 {
                     **SECOND,
                     "created": "2025-03-06T19:41:00+00:00",
                     "updated": "2025-03-06T19:44:10.500000+00:00",
+                    **UNCONFIRMED,
                 },
             ],
             "changes": [
@@ -133,6 +166,7 @@ DOCUMENT = {
                     "after": {"number": 1, **FIRST},
                     "by": "mei",
                     "at": "2025-03-06T19:35:00+00:00",
+                    "note": "",
                 },
                 {
                     "hand_number": 2,
@@ -141,6 +175,7 @@ DOCUMENT = {
                     "after": {"number": 2, **SECOND, "trump": "H"},
                     "by": None,
                     "at": "2025-03-06T19:41:00+00:00",
+                    "note": "",
                 },
                 {
                     "hand_number": 2,
@@ -149,6 +184,7 @@ DOCUMENT = {
                     "after": {"number": 2, **SECOND},
                     "by": "mei",
                     "at": "2025-03-06T19:44:10.500000+00:00",
+                    "note": "",
                 },
             ],
             "disputes": [
@@ -311,7 +347,7 @@ def test_it_exports_a_game_recorded_at_the_table(group, start_game, user):
 
     exported = exchange.export_group(group)
 
-    assert exported["version"] == 2
+    assert exported["version"] == 3
     assert exported["members"] == [
         {"username": "mei", "joined": exchange.isoformat(Membership.objects.get().joined)}
     ]
@@ -385,12 +421,163 @@ def test_an_eight_player_pairs_game_round_trips_byte_for_byte(group, pairs_game,
     assert [str(state.levels[seat]) for seat in (1, 5, 2, 6, 0)] == ["3", "3", "4", "4", "2"]
 
 
+def account(group: Group, player: Player) -> User:
+    """An account for ``player``, a member of ``group``."""
+    player.user = User.objects.create_user(player.name.lower())
+    player.save()
+    Membership.objects.create(group=group, user=player.user)
+    return player.user
+
+
+@pytest.fixture
+def confirmed_game(group, players, start_game, user) -> Game:
+    """Thursday Tractor asks for each hand's confirmation; Jun and Hao have accounts. Mei
+    enters every hand. Hand 1: Jun confirms it. Hand 2: Hao flags it, Mei takes the flag back,
+    Jun flags it again with a note. Hand 3: entered while the group did not ask, so it needs no
+    confirmation. Hand 4 waits for its confirmation."""
+    players[0].user = user
+    players[0].save()
+    jun, hao = account(group, players[1]), account(group, players[3])
+    group.ask_for_confirmations(True)
+    game = start_game()
+    record(game, user, entered(0), entered(2))
+    game.confirm_hand(1, seen=game.version, by=jun)
+    game.flag_hand(2, "Hao counted 50 for the opponents", by=hao)
+    game.unflag_hand(2, by=user)
+    game.flag_hand(2, "the last trick was a pair", by=jun)
+    for asked, declarer in ((False, 0), (True, 2)):
+        group.ask_for_confirmations(asked)  # the waiting hands change: a new game version
+        game.refresh_from_db(fields=["version"])
+        record(game, user, entered(declarer))
+    return game
+
+
+def test_confirmations_flags_and_their_notes_round_trip_byte_for_byte(group, confirmed_game):
+    text = exchange.dumps(group)
+    members = [membership.user for membership in group.membership_set.order_by("pk")]
+
+    copy_ = import_text(text, name="Copy", members=members)
+
+    assert exchange.dumps(copy_) == text.replace('"name":"Thursday Tractor"', '"name":"Copy"', 1)
+    exported = json.loads(text)
+    assert exported["group"]["hands_need_confirmation"] is True
+    (entry,) = exported["games"]
+    assert [
+        (
+            h["entered_by"],
+            h["needs_confirmation"],
+            h["confirmed_by"],
+            h["flagged_by"],
+            h["flag_note"],
+        )
+        for h in entry["hands"]
+    ] == [
+        ("mei", True, "jun", None, ""),
+        ("mei", True, None, "jun", "the last trick was a pair"),
+        ("mei", False, None, None, ""),
+        ("mei", True, None, None, ""),
+    ]
+    hand = entry["hands"][0]
+    assert hand["confirmed_at"] == exchange.isoformat(
+        confirmed_game.hands.get(number=1).confirmed_at
+    )
+    assert [(c["action"], c["hand_number"], c["by"], c["note"]) for c in entry["changes"]] == [
+        ("recorded", 1, "mei", ""),
+        ("recorded", 2, "mei", ""),
+        ("confirmed", 1, "jun", ""),
+        ("flagged", 2, "hao", "Hao counted 50 for the opponents"),
+        ("unflagged", 2, "mei", ""),
+        ("flagged", 2, "jun", "the last trick was a pair"),
+        ("recorded", 3, "mei", ""),
+        ("recorded", 4, "mei", ""),
+    ]
+    game = copy_.games.get()
+    assert copy_.hands_need_confirmation
+    assert game.unconfirmed_hands == [2, 4]
+    flagged = game.hands.get(number=2)
+    assert (flagged.flagged_by.username, flagged.flag_note) == ("jun", "the last trick was a pair")
+    assert not game.counts
+
+
+def test_a_copy_imported_by_one_member_exports_a_file_that_imports_again(
+    group, confirmed_game, user
+):
+    """As the import page makes it, the copy has the importer as its one member: the next file
+    credits confirmations and flags to accounts it does not list as members."""
+    copy_ = import_text(exchange.dumps(group), members=[user])
+    text = exchange.dumps(copy_)
+    assert [member["username"] for member in json.loads(text)["members"]] == ["mei"]
+
+    again = import_text(text, members=[user])
+
+    assert exchange.dumps(again) == text
+    assert again.games.get().hands.get(number=1).confirmed_by.username == "jun"
+
+
+def test_a_hand_written_confirmation_imports_with_its_accounts_linked(user):
+    jun = User.objects.create_user("jun")
+    data = _confirming(document())
+
+    group = import_text(json.dumps(data), members=[user])
+
+    hand = group.games.get().hands.get(number=1)
+    assert (hand.entered_by, hand.confirmed_by, hand.confirmed_at) == (
+        user,
+        jun,
+        datetime(2025, 3, 6, 19, 36, tzinfo=UTC),
+    )
+    assert group.games.get().version == 4
+    assert exchange.export_group(group) == data
+
+
+def version_2(data: dict) -> dict:
+    """A version 3 document as version 2 wrote it, without what confirmation added."""
+    data["version"] = 2
+    del data["group"]["hands_need_confirmation"]
+    for game in data["games"]:
+        for hand in game["hands"]:
+            for key in UNCONFIRMED:
+                del hand[key]
+        for change in game["changes"]:
+            del change["note"]
+    return data
+
+
+def test_a_version_2_file_imports_with_no_hand_needing_a_confirmation(user):
+    group = import_text(json.dumps(version_2(document())), members=[user])
+
+    assert exchange.export_group(group) == DOCUMENT
+    assert not group.hands_need_confirmation
+    assert not group.games.get().hands.filter(needs_confirmation=True).exists()
+
+
+def test_an_export_from_before_confirmations_reads_as_the_migration_reads_old_hands(user):
+    old = json.loads(EIGHT_SEAT_V2.read_text())
+    assert old["version"] == 2
+
+    group = import_text(EIGHT_SEAT_V2.read_bytes(), members=[user])
+
+    exported = exchange.export_group(group)
+    assert exported["version"] == 3
+    assert exported["group"] == {**old["group"], "hands_need_confirmation": False}
+    assert [[hand["created"] for hand in game["hands"]] for game in exported["games"]] == [
+        [hand["created"] for hand in game["hands"]] for game in old["games"]
+    ]
+    for game in exported["games"]:
+        assert all(hand.items() >= UNCONFIRMED.items() for hand in game["hands"])
+        assert {change["note"] for change in game["changes"]} == {""}
+    assert version_2(exported) == old
+    assert all(game.counts for game in group.games.all())
+
+
 def test_an_export_of_the_four_seat_days_imports_in_todays_form(user):
     group = import_text(FOUR_SEAT_V1.read_bytes(), members=[user])
 
     exported = exchange.export_group(group)
     standard, kawu, aces = exported["games"]
-    assert exported["version"] == 2
+    assert exported["version"] == 3
+    assert exported["group"]["hands_need_confirmation"] is False
+    assert all(hand.items() >= UNCONFIRMED.items() for hand in standard["hands"])
     # North, West, South, East: play order; partners 0+2 (north-south) against 1+3.
     assert standard["seats"] == [
         {"player": "Mei", "level": "5"},
@@ -536,7 +723,7 @@ def test_it_writes_a_csv_row_per_hand_with_scorings_results(member, group, start
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].startswith('attachment; filename="thursday-tractor-')
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert rows[0] == list(exchange.CSV_COLUMNS)
     assert rows[0] == [
         "game", "date", "rules", "teams", "decks", "seat_1", "seat_2", "seat_3", "seat_4",
@@ -586,7 +773,7 @@ def test_it_downloads_the_export_as_a_json_file(member, group, players):
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].startswith('attachment; filename="thursday-tractor-')
     assert response["Content-Disposition"].endswith('.json"')
-    assert json.loads(response.content)["players"][0] == {
+    assert json.loads(response.getvalue())["players"][0] == {
         "name": "Mei",
         "user": None,
         "retired": False,
@@ -650,7 +837,7 @@ def test_it_round_trips_a_500_game_history_through_the_pages(client, django_user
     )
     source = Group.objects.get(name="Ladder club")
     client.force_login(django_user_model.objects.get(username="demo"))
-    text = client.get(f"/groups/{source.pk}/export.json").content
+    text = client.get(f"/groups/{source.pk}/export.json").getvalue()
     exported = json.loads(text)
     assert len(exported["games"]) == 500
     assert 8_000 <= sum(len(game["hands"]) for game in exported["games"]) <= 12_500
@@ -662,7 +849,7 @@ def test_it_round_trips_a_500_game_history_through_the_pages(client, django_user
     copy_ = Group.objects.get(name="Ladder club (copy)")
     assert response.status_code == 302
     assert response["Location"] == copy_.get_absolute_url()
-    again = client.get(f"/groups/{copy_.pk}/export.json").content
+    again = client.get(f"/groups/{copy_.pk}/export.json").getvalue()
     assert again == text.replace(b'"name":"Ladder club"', b'"name":"Ladder club (copy)"', 1)
 
 
@@ -690,6 +877,26 @@ def _set(path: str, value):
     return change
 
 
+CONFIRMED_AT = "2025-03-06T19:36:00+00:00"
+
+
+def _confirming(data: dict) -> dict:
+    """Thursday Tractor asking for confirmations: Jun confirmed hand 1, which Mei entered."""
+    data["group"]["hands_need_confirmation"] = True
+    hand = data["games"][0]["hands"][0]
+    hand.update(
+        entered_by="mei", needs_confirmation=True, confirmed_by="jun", confirmed_at=CONFIRMED_AT
+    )
+    confirmed = {"hand_number": 1, "action": "confirmed", "before": None, "after": None}
+    confirmed.update(by="jun", at=CONFIRMED_AT, note="")
+    data["games"][0]["changes"].insert(1, confirmed)
+    return data
+
+
+def _confirmed(change):
+    return _both(_confirming, change)
+
+
 def _seat_zoe(data: dict) -> dict:
     data["games"][0]["seats"].append({"player": "Zoe", "level": "2"})
     return data
@@ -704,8 +911,8 @@ BAD = [
     ),
     (
         "a later version",
-        _set("version", 3),
-        "the file is version 3 of the export format; this server reads versions 1 and 2",
+        _set("version", 4),
+        "the file is version 4 of the export format; this server reads versions 1 to 3",
     ),
     ("no version", _set("version", KeyError), "the file has no 'version'"),
     ("no games", _set("games", KeyError), "the file: missing key 'games'"),
@@ -900,6 +1107,104 @@ BAD = [
         _set("games.0.changes.0.action", "edited"),
         "game 1, change 1: hand 1 cannot be edited: the history had 0 hands then",
     ),
+    (
+        "a group without its confirmation setting",
+        _set("group.hands_need_confirmation", KeyError),
+        "group: missing key 'hands_need_confirmation'",
+    ),
+    (
+        "a hand without its confirmation",
+        _set("games.0.hands.0.needs_confirmation", KeyError),
+        "game 1, hand 1: missing key 'needs_confirmation'",
+    ),
+    (
+        "a confirmation as text",
+        _set("games.0.hands.0.needs_confirmation", "yes"),
+        'game 1, hand 1: needs_confirmation must be true or false, got "yes"',
+    ),
+    (
+        "a confirmation at no time",
+        _confirmed(_set("games.0.hands.0.confirmed_at", "yesterday")),
+        "game 1, hand 1: confirmed_at must be a date and time with its UTC offset",
+    ),
+    (
+        "a confirmation without its time",
+        _confirmed(_set("games.0.hands.0.confirmed_at", None)),
+        "game 1, hand 1: it says 'jun' confirmed it, but not when",
+    ),
+    (
+        "a flag without its time",
+        _confirmed(_set("games.0.hands.1.flagged_by", "jun")),
+        "game 1, hand 2: it says 'jun' flagged it, but not when",
+    ),
+    (
+        "a flag's note without a flag",
+        _confirmed(_set("games.0.hands.0.flag_note", "the kitty held 25")),
+        "game 1, hand 1: it holds a flag's note, 'the kitty held 25', but nobody flagged it",
+    ),
+    (
+        "a flag's note of a page",
+        _set("games.0.hands.1.flag_note", "wrong " * 40),
+        "game 1, hand 2: flag_note is longer than 200 characters",
+    ),
+    (
+        "a hand confirmed and flagged",
+        _confirmed(_set("games.0.hands.0.flagged_at", CONFIRMED_AT)),
+        "game 1, hand 1: it is both confirmed and flagged, but a flag takes a confirmation back",
+    ),
+    (
+        "a confirmation nobody asked for",
+        _confirmed(_set("games.0.hands.0.needs_confirmation", False)),
+        "game 1, hand 1: it is confirmed, but it was entered without needing a confirmation",
+    ),
+    (
+        "a flag nobody asked for",
+        _both(
+            _set("games.0.hands.1.flagged_by", "jun"),
+            _set("games.0.hands.1.flagged_at", CONFIRMED_AT),
+        ),
+        "game 1, hand 2: it is flagged, but it was entered without needing a confirmation",
+    ),
+    (
+        "a confirmation by the account that entered the hand",
+        _confirmed(_set("games.0.hands.0.confirmed_by", "mei")),
+        "game 1, hand 1: 'mei' entered it and confirmed it, but the confirmation comes from "
+        "another account",
+    ),
+    (
+        "a confirmation of a hand not recorded yet",
+        _confirmed(_set("games.0.changes.1.hand_number", 2)),
+        "game 1, change 2: hand 2 cannot be confirmed: the history had 1 hands then",
+    ),
+    (
+        "a flag in place of a hand",
+        _confirmed(
+            _both(
+                _set("games.0.changes.2.action", "flagged"), _set("games.0.changes.2.after", None)
+            )
+        ),
+        "game 1, change 3: hand 2 cannot be flagged: the history had 1 hands then",
+    ),
+    (
+        "a confirmation that changes the hand",
+        _confirmed(_set("games.0.changes.1.after", {"number": 1, **FIRST})),
+        "game 1, change 2: a hand confirmed keeps its contents, so before and after must be null",
+    ),
+    (
+        "a note on an edit",
+        _set("games.0.changes.2.note", "typo"),
+        "game 1, change 3: only a flag has a note, but a hand edited has 'typo'",
+    ),
+    (
+        "a version 2 file with a confirmation",
+        _both(version_2, _set("games.0.hands.0.flag_note", "")),
+        "game 1, hand 1: unknown key 'flag_note'",
+    ),
+    (
+        "a version 2 file with a note",
+        _both(version_2, _set("games.0.changes.0.note", "")),
+        "game 1, change 1: unknown key 'note'",
+    ),
 ]
 
 
@@ -1027,9 +1332,20 @@ def _case(problem: str) -> tuple:
         _case("a declarer scoring refuses"),
         _case("a friend under partners"),
         _case("five players as partners"),
+        _case("a confirmation by the account that entered the hand"),
+        _case("a hand confirmed and flagged"),
         (*_case("a list")[:2], "the file must be a JSON object"),
     ],
-    ids=["version", "missing key", "refused hand", "friend", "five partners", "list"],
+    ids=[
+        "version",
+        "missing key",
+        "refused hand",
+        "friend",
+        "five partners",
+        "confirmed by its enterer",
+        "confirmed and flagged",
+        "list",
+    ],
 )
 def test_the_import_page_shows_the_problem_and_makes_nothing(
     member, group, problem, change, message
@@ -1049,8 +1365,8 @@ def _html(message: str) -> str:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"game 1: Mei & Lin v Jun & Hao", "the file is not JSON: Expecting value at line 1"),
-        (b"", "the file is not JSON: Expecting value at line 1, column 1"),
+        (b"game 1: Mei & Lin v Jun & Hao", "the file is not JSON: expected value at line 1"),
+        (b"", "the file is not JSON: EOF while parsing a value at line 1"),
         (b'{"format": "\xff"}', "the file is not UTF-8 text (byte 12)"),
         (b"[" * 100_000 + b"]" * 100_000, "the file is not"),
     ],
@@ -1094,6 +1410,168 @@ def test_an_import_that_fails_while_writing_makes_nothing(user, monkeypatch):
 
     assert not Group.objects.exists()
     assert not Game.objects.exists()
+
+
+def games_of(count: int) -> dict:
+    """DOCUMENT with its game played ``count`` times."""
+    data = document()
+    data["games"] = [copy.deepcopy(DOCUMENT["games"][0]) for _ in range(count)]
+    return data
+
+
+def test_an_import_that_fails_after_its_first_games_leaves_no_group(user, monkeypatch):
+    export = exchange.load(json.dumps(games_of(3)))
+    monkeypatch.setattr(importing, "GAMES_PER_TRANSACTION", 1)
+    written = Hand.objects.bulk_create
+
+    def fails_the_second_time(objects, *args, **kwargs):
+        if Hand.objects.exists():
+            raise DatabaseError("disk full")
+        return written(objects, *args, **kwargs)
+
+    monkeypatch.setattr(Hand.objects, "bulk_create", fails_the_second_time)
+    with pytest.raises(exchange.ExchangeError, match="the database refused the import: disk"):
+        exchange.import_group(export, members=[user])
+
+    assert not Group.objects.exists()
+    assert not Player.objects.exists()
+    assert not Game.objects.exists()
+    assert not Hand.objects.exists()
+
+
+def test_nobody_sees_an_import_until_its_last_games_are_in(user, monkeypatch):
+    export = exchange.load(json.dumps(games_of(3)))
+    monkeypatch.setattr(importing, "GAMES_PER_TRANSACTION", 1)
+    write = importing._games
+    seen = []
+
+    def watched(group, *args):
+        write(group, *args)
+        seen.append(
+            (group.games.count(), list(group.members.all()), list(user.tractor_groups.all()))
+        )
+
+    monkeypatch.setattr(importing, "_games", watched)
+
+    group = exchange.import_group(export, members=[user]).group
+
+    assert seen == [(1, [], []), (2, [], []), (3, [], [])]
+    assert list(group.members.all()) == [user]
+    assert list(user.tractor_groups.all()) == [group]
+
+
+def test_an_import_brings_the_ladder_up_to_date_itself(user):
+    group = import_text(json.dumps(games_of(3)), members=[user])
+
+    assert group.version > 0
+    assert [summary.version for summary in GameSummary.objects.filter(game__group=group)] == [3] * 3
+
+
+# A hand saved at another table while a file is imported, in a database of its own (the tests'
+# SQLite lives in memory, where a second connection is refused at once rather than waiting):
+# every transaction of the import is held 0.3 s, longer than any real one, and a save waits at
+# most 1 s for the database before it is refused. The whole import holds the database longer.
+CONCURRENT_SAVES = """
+import json, sys, threading, time
+from pathlib import Path
+import django
+from django.conf import settings
+django.setup()
+settings.DATABASES["default"]["OPTIONS"]["timeout"] = 1
+from django.core.management import call_command
+from django.db import OperationalError, connection
+from companion import exchange
+from companion.exchange import importing
+from django.contrib.auth.models import User
+from companion.models import Game, Group, Player
+from scoring import get_rules
+
+call_command("migrate", verbosity=0)
+call_command("createcachetable", verbosity=0)
+user = User.objects.create(username="mei")
+export = exchange.load(Path(sys.argv[1]).read_bytes())
+importing.GAMES_PER_TRANSACTION = 2
+write = importing._games
+def held(*args):
+    write(*args)
+    time.sleep(0.3)
+importing._games = held
+other = Group.objects.create(name="Another table")
+game = Game.start(other, [Player.objects.create(group=other, name=n) for n in "ABCD"],
+                  get_rules("standard"))
+hand = {"declarer": 0, "bid": "one", "trump": "H", "kitty_points": 0, "opponent_points": 40,
+        "last_trick_winner": "declarers", "last_trick_format": "single", "last_trick_cards": 1}
+importing_now, done, waits, refused = threading.Event(), threading.Event(), [], []
+def another_table():
+    importing_now.wait()
+    while not done.is_set():
+        start = time.perf_counter()
+        try:
+            if game.hands.exists():
+                game.delete_hand(1, version=game.version, by=user)
+            else:
+                game.record_hand(hand, version=game.version, request_key="", by=user)
+        except OperationalError as error:
+            refused.append(str(error))
+        waits.append(time.perf_counter() - start)
+    connection.close()
+thread = threading.Thread(target=another_table)
+thread.start()
+importing_now.set()
+start = time.perf_counter()
+exchange.import_group(export, members=[user])
+importing_time = time.perf_counter() - start
+done.set()
+thread.join()
+print(json.dumps({"import": importing_time, "saves": len(waits), "longest": max(waits),
+                  "refused": refused}))
+"""
+
+
+def test_a_hand_saved_at_another_table_during_an_import_is_never_refused(tmp_path):
+    path = tmp_path / "twelve-games.json"
+    path.write_text(json.dumps(games_of(12)))
+    environment = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "companion.settings",
+        "DEBUG": "true",
+    }
+
+    ran = subprocess.run(
+        [sys.executable, "-c", CONCURRENT_SAVES, str(path)],
+        env=environment,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert ran.returncode == 0, ran.stderr
+    result = json.loads(ran.stdout)
+    assert result["import"] > 1.8  # the import held the database longer than a save waits
+    assert result["refused"] == []
+    assert result["saves"] > 3
+    assert result["longest"] < 1
+
+
+@pytest.mark.parametrize("path", ["export.json", "export.csv"])
+def test_the_exports_are_sent_a_little_at_a_time(member, group, friends_game, pairs_game, path):
+    response = member.get(f"/groups/{group.pk}/{path}")
+
+    assert response.streaming
+    chunks = list(response.streaming_content)
+    assert len(chunks) > 3
+    whole = exchange.dumps(group) if path.endswith("json") else exchange.csv_text(group)
+    assert b"".join(chunks) == whole.encode()
+
+
+def test_an_export_read_in_batches_is_the_same_text(group, friends_game, pairs_game, monkeypatch):
+    whole = exchange.dumps(group)
+    monkeypatch.setattr(exporting, "GAMES_PER_BATCH", 1)
+
+    assert exchange.dumps(group) == whole
+    assert json.loads(whole) == exchange.export_group(group)
 
 
 # The commands.

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
-from companion.models import Hand, HandChange, Player
+from companion.models import GameSummary, Hand, HandChange, Player
 from scoring import Rank, Suit, Teams, TrumpRule
 
 pytestmark = pytest.mark.django_db
@@ -125,19 +125,39 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
     ("changes", "message"),
     [
         ({"kitty_cards": "5H KD TS 2C"}, "The kitty holds exactly 8 cards; 4 were given."),
-        ({"kitty_cards": "5H 5H 5H 2C 3C 4C 6C 7C"}, "5H appears 3 times, but 2 decks hold only 2"),
-        ({"kitty_cards": "5H XX TS 2C 3C 4C 6C 7C"}, "unknown card &#x27;XX&#x27;"),
-        ({"opponent_points": "42"}, "opponent_points must be a multiple of 5 from 0 to 200"),
+        ({"kitty_cards": "5H 5H 5H 2C 3C 4C 6C 7C"}, "5H is there 3 times, but 2 decks hold 2."),
+        (
+            {"kitty_cards": "5H XX TS 2C 3C 4C 6C 7C"},
+            "XX is not a card: write cards like 5H KD TS BJ.",
+        ),
+        (
+            {"opponent_points": "42"},
+            "The opponents&#x27; points must be a multiple of 5 between 0 and 200; 42 is not.",
+        ),
         (
             {"opponent_points": "150", "kitty_points": "60"},
-            "opponent_points 150 + kitty_points 60 = 210, but 2 decks hold only 200 points",
+            "The opponents&#x27; 150 points and the kitty&#x27;s 60 make 210, more than the 200 "
+            "in 2 decks.",
         ),
-        ({"kitty_points": ""}, "Give the kitty&#x27;s points, or tap its cards."),
-        ({"last_trick_format": "throw", "last_trick_cards": "3"}, "standard rules allow no throws"),
+        (
+            {"kitty_points": "", "last_trick_winner": "opponents"},
+            "The opponents took the last trick, so the kitty counts: give its points.",
+        ),
+        (
+            {"last_trick_format": "throw", "last_trick_cards": "3"},
+            "These rules allow no throws, so the last trick was not a throw.",
+        ),
         ({"declarer": "Q"}, "Select a valid choice"),
-        ({"opponent_points": "many"}, "Enter a whole number"),
-        ({"bid": "big-jokers"}, "a bid of big jokers means no trump, not H"),
-        ({"bid": "pair", "trump": ""}, "a bid of a pair of level cards makes that card"),
+        ({"opponent_points": "many"}, "Write a whole number, like 45."),
+        (
+            {"bid": "big-jokers"},
+            "Big jokers won the bid, so the hand has no trump, not ♥: choose No trump, "
+            "or another bid.",
+        ),
+        (
+            {"bid": "pair", "trump": ""},
+            "A pair of level cards won the bid, so their suit is trump: choose the suit",
+        ),
     ],
 )
 def test_it_refuses_a_bad_hand_naming_the_problem_and_keeping_the_input(
@@ -162,6 +182,37 @@ def test_it_stores_a_double_tapped_save_once(client, game):
 
     assert first.status_code == second.status_code == 302
     assert Hand.objects.count() == 1
+
+
+def test_a_double_tapped_hand_that_passes_the_deal_is_stored_once_and_shown_saved(client, game):
+    # At 80 the deal passes to Jun and Hao: Mei may not declare the next hand.
+    data = {"version": game.version, "request_key": "same-tap", **hand(opponent_points="80")}
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+    client.post(url, data)
+
+    second = client.post(url, data, follow=True)
+
+    assert second.redirect_chain == [(game.get_absolute_url(), 302)]
+    assert "Someone else" not in second.text
+    assert Hand.objects.count() == 1
+
+
+def test_the_slower_scorekeeper_is_told_someone_saved_first_after_the_deal_passed(client, game):
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+    loaded_version = game.version
+    client.post(
+        url, {"version": loaded_version, "request_key": "phone-1", **hand(opponent_points="80")}
+    )
+
+    response = client.post(
+        url,
+        {"version": loaded_version, "request_key": "phone-2", **hand(opponent_points="85")},
+        follow=True,
+    )
+
+    assert response.redirect_chain == [(game.get_absolute_url(), 302)]
+    assert "Someone else saved a change first" in response.text
+    assert list(Hand.objects.values_list("opponent_points", flat=True)) == [80]
 
 
 def test_it_tells_the_slower_of_two_scorekeepers_and_keeps_the_first_save(client, game):
@@ -215,7 +266,10 @@ def test_an_edit_of_an_early_hand_changes_the_later_levels(client, game):
 
     assert response.status_code == 302
     page = client.get(game.get_absolute_url()).text
-    assert "Hand 1 corrected. Mei and Lin now at 6 (was 4)." in page
+    assert (
+        "Hand 1 corrected. Mei and Lin now at 6 instead of 4. The levels after hand 2 changed."
+        in read(page)
+    )
     assert "Opponents 0: 0, declarers climb 3" in page
     assert 'data-level="0-2">6<' in page
     assert list(HandChange.objects.values_list("action", flat=True)) == [
@@ -253,7 +307,11 @@ def test_an_edit_that_breaks_a_later_hand_is_refused(client, game):
     )
 
     assert response.status_code == 200
-    assert "hand 2: Lin cannot start this hand: Jun or Hao may start it" in response.text
+    assert (
+        "With this correction hand 2 no longer fits: Lin cannot start this hand: Jun or Hao may "
+        "start it. Delete hand 2 first and record it again after the correction, or check "
+        "the numbers of hand 1."
+    ) in read(response.text)
     assert Hand.objects.get(number=1).opponent_points == 45
 
 
@@ -293,7 +351,7 @@ def test_a_team_that_holds_at_ace_wins_and_no_more_hands_can_be_recorded(
 
     page = client.get(game.get_absolute_url()).text
     assert "Mei and Lin win the game after 1 hand." in page
-    banner = page.split('role="status"')[1].split("</div>\n")[0]
+    banner = page.split('alert-success fs-5 fw-bold" role="status"')[1].split("</div>\n")[0]
     assert "Opponents 30: 5–35, declarers hold at A and win the game" in banner
     assert "Record a hand" not in page
     response = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/")
@@ -325,7 +383,8 @@ def test_a_watching_phone_hears_nothing_new_until_the_game_changes(
 
     assert unchanged.status_code == 204
     assert changed.status_code == 200
-    assert changed.text.lstrip().startswith('<section id="scoreboard"')
+    # Only what changed: the next poll, the levels, the new hand (see test_scoreboard.py).
+    assert changed.text.lstrip().startswith('<div id="scoreboard-poll"')
     assert "declarers climb 1" in changed.text
 
 
@@ -366,14 +425,15 @@ def test_pages_use_a_fixed_number_of_queries_however_long_the_game(
             )
             for number in range(1, 301)
         )
+    GameSummary.bring_up_to_date([game])  # as an import does for the hands it writes
 
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):
         assert client.get(game.get_absolute_url()).status_code == 200
     with django_assert_max_num_queries(6):
         assert client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").status_code == 200
     client.logout()
-    # A watcher: the game, its seats, its hands, its precedents.
-    with django_assert_max_num_queries(4):
+    # A watcher: the game, its seats, its latest hands, the levels before them, their precedents.
+    with django_assert_max_num_queries(5):
         assert client.get(f"/watch/{game.share_token}/").status_code == 200
 
 
@@ -440,7 +500,7 @@ def test_a_bid_that_does_not_fit_the_trump_is_named_beside_the_trump(client, gam
     response = record(client, game, bid="small-jokers")
 
     trump = response.text.split(">Trump</legend>")[1].split("</fieldset>")[0]
-    assert "a bid of small jokers means no trump, not H" in trump
+    assert "Small jokers won the bid, so the hand has no trump, not ♥" in trump
 
 
 # Six players, three decks, find a friend.
@@ -512,7 +572,7 @@ def test_the_opponents_who_take_the_deal_all_climb_and_the_next_of_them_starts(
     [
         ([], "Tap who played the called card, or Nobody."),
         (["nobody", "2"], "Nobody, or the friends who were found: not both."),
-        (["2", "4"], "a declarer calls 1 card, so at most 1 found a friend, got 2"),
+        (["2", "4"], "The declarer calls one card, so one friend at most is found, not 2."),
         (["9"], "Select a valid choice. 9 is not one of the available choices."),
     ],
 )
@@ -557,7 +617,7 @@ def test_a_find_a_friend_hand_can_be_corrected_to_another_friend(client, six_fri
     )
 
     page = client.get(six_friends.get_absolute_url()).text
-    assert "Hand 1 corrected. Hao now at 3 (was 2). Wei now at 2 (was 3)." in page
+    assert "Hand 1 corrected. Hao now at 3 instead of 2. Wei now at 2 instead of 3." in page
     history = client.get(f"/groups/{six_friends.group_id}/games/{six_friends.pk}/history/").text
     assert "Wei → Hao" in history
 
@@ -568,7 +628,9 @@ def test_a_find_a_friend_hand_can_be_corrected_to_another_friend(client, six_fri
 def test_eight_partners_play_with_four_decks(client, member, start_game, everyone):
     game = start_game(seated=everyone)
 
-    record(client, game, opponent_points="155", kitty_cards="KD KD KD KD 5H 5H 5H 5H")
+    record(
+        client, game, opponent_points="155", kitty_cards="KD KD KD KD 5H 5H 5H 5H", kitty_points=""
+    )
 
     page = client.get(game.get_absolute_url()).text
     assert "8 players, 4 decks, partners" in page

@@ -226,7 +226,8 @@ def test_a_player_named_as_a_formula_is_written_as_text(member, group, players, 
     game = start_game()
     record_a_held_hand(game, user)
 
-    rows = list(csv.DictReader(io.StringIO(member.get(f"/groups/{group.pk}/export.csv").text)))
+    exported = member.get(f"/groups/{group.pk}/export.csv").getvalue().decode()
+    rows = list(csv.DictReader(io.StringIO(exported)))
 
     assert rows[0]["seat_1"] == '\'=HYPERLINK("http://x","y")'
     assert rows[0]["seat_2"] == "'+cmd|' /C calc'!A0"

@@ -208,12 +208,18 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
     }
     return {
         "home": ("/", (), {}),
+        "service_worker": ("/sw.js", (), {}),
         "settle_hand": ("/settle/", tuple(SETTLE), SETTLE),
         "dispute": ("/dispute/", DISPUTE_FIELDS, DISPUTE),
         "game": (f"/groups/{g}/games/{game}/", ("action", "version", "since"), {}),
         "hand_new": (f"/groups/{g}/games/{game}/hands/new/", HAND_FIELDS, next_hand),
         "hand_edit": (f"/groups/{g}/games/{game}/hands/2/", HAND_FIELDS, second_hand),
         "game_history": (f"/groups/{g}/games/{game}/history/", ("page",), {}),
+        "hand_confirmation": (
+            f"/groups/{g}/games/{game}/hands/1/confirmation/",
+            ("action", "version", "note"),
+            {"action": "confirm", "version": version},
+        ),
         "game_dispute": (f"/groups/{g}/games/{game}/dispute/", GAME_DISPUTE_FIELDS, GAME_DISPUTE),
         "watch": (f"/watch/{w.game.share_token}/", ("since",), {}),
         "group_history": (f"/groups/{g}/history/", ("player", "period", "page"), {}),
@@ -310,7 +316,7 @@ def ask(client: Client, method: str, path: str, data, htmx: str | None = None):
 def values_for(field: str) -> st.SearchStrategy[str]:
     """Hostile text, any integer or float, and now and then a value the field takes."""
     valid = {
-        "action": ["undo", "delete", "save", "add", "add_player", "rename", "me"],
+        "action": ["undo", "delete", "save", "add", "add_player", "rename", "me", "confirm"],
         "version": ["0", "1", "2", "3", "4"],
         "declarer": ["0", "1", "2", "3", "7", "8"],
         "friends": ["0", "1", "2", "nobody"],
@@ -919,7 +925,10 @@ def test_cards_taken_back_past_the_decks_are_named_not_raised(world, member):
     response = member.post(f"/groups/{world.group.pk}/games/{world.game.pk}/hands/new/", data)
 
     assert response.status_code == 200
-    assert "taken_back.declarers must be a number of cards from 0 to 25" in response.text
+    assert (
+        "The declarers&#x27; failed throws take back from 0 to 25 cards, a hand at most; "
+        f"{HUGE} is not possible."
+    ) in response.text
 
 
 @pytest.mark.parametrize("path", ["/groups/{group}/export.json", "/groups/{group}/export.csv"])
@@ -928,4 +937,4 @@ def test_the_exports_read_back(world, member, path):
 
     assert exported.status_code == 200
     if path.endswith(".json"):
-        assert exchange.load(exported.content).name == "Thursday Tractor"
+        assert exchange.load(exported.getvalue()).name == "Thursday Tractor"

@@ -60,26 +60,36 @@ def test_a_short_handed_side_that_holds_climbs_one_more(client):
     [
         (
             {"opponent_points": "63"},
-            "opponent_points must be a multiple of 5 from 0 to 200, got 63",
+            "The opponents&#x27; points must be a multiple of 5 between 0 and 200; 63 is not.",
         ),
-        ({"kitty_points": "85"}, "kitty_points must be a multiple of 5 from 0 to 80, got 85"),
+        (
+            {"kitty_points": "85"},
+            "The kitty&#x27;s points must be a multiple of 5 between 0 and 80; 85 is not.",
+        ),
         (
             {"opponent_points": "150", "kitty_points": "60"},
-            "opponent_points 150 + kitty_points 60 = 210, but 2 decks hold only 200 points",
+            "The opponents&#x27; 150 points and the kitty&#x27;s 60 make 210, more than the 200 "
+            "in 2 decks.",
         ),
         (
             {"opponent_points": "350", "decks": "3", "players": "6"},
-            "opponent_points must be a multiple of 5 from 0 to 300, got 350",
+            "The opponents&#x27; points must be a multiple of 5 between 0 and 300; 350 is not.",
         ),
-        ({"last_trick_format": "throw", "last_trick_cards": "5"}, "kawu rules allow no throws"),
-        ({"last_trick_format": "tractor"}, "a tractor last trick needs its number of cards"),
+        (
+            {"last_trick_format": "throw", "last_trick_cards": "5"},
+            "These rules allow no throws, so the last trick was not a throw.",
+        ),
+        (
+            {"last_trick_format": "tractor"},
+            "The last trick was a tractor: say how many cards each player played to it.",
+        ),
         (
             {"last_trick_format": "tractor", "last_trick_cards": "24", "players": "8"},
-            "a last trick of 24 cards per player is more than a hand of 12 holds",
+            "Each player held 12 cards, so nobody played 24 to the last trick.",
         ),
         ({"declarers_level": "1"}, "Select a valid choice"),
         ({"decks": "5"}, "Select a valid choice"),
-        ({"opponent_points": "lots"}, "Enter a whole number"),
+        ({"opponent_points": "lots"}, "Write a whole number, like 45."),
     ],
 )
 def test_it_names_the_problem_beside_the_field_and_keeps_the_input(client, change, message):

@@ -53,7 +53,10 @@ from scoring.stats import (
     GameRecord,
     HandLine,
     Matchup,
+    PlayerStats,
     Tally,
+    every_player_stats,
+    game_stats,
     opponent_totals,
     partial_replay,
     player_stats,
@@ -317,8 +320,9 @@ def test_three_decks_move_the_near_miss_line_to_120():
 def test_partners_and_opponents_count_finished_games(history):
     stats = player_stats(history, "Ann")
 
-    assert stats.partners == (Matchup("Cy", 1, 1), Matchup("Bo", 1, 0))
-    assert stats.opponents == (Matchup("Bo", 1, 1), Matchup("Di", 2, 1), Matchup("Cy", 1, 0))
+    # In the order of the players' identities, however the games were counted.
+    assert stats.partners == (Matchup("Bo", 1, 0), Matchup("Cy", 1, 1))
+    assert stats.opponents == (Matchup("Bo", 1, 1), Matchup("Cy", 1, 0), Matchup("Di", 2, 1))
     assert stats.best_partner == Matchup("Cy", 1, 1)
     assert stats.worst_partner == Matchup("Bo", 1, 0)
     assert stats.toughest_opponent == Matchup("Cy", 1, 0)
@@ -547,3 +551,22 @@ def test_points_of_three_decks_stop_a_replay_with_two():
 
     assert partial.stopped == 1
     assert "opponent_points must be a multiple of 5 from 0 to 200, got 250" in str(partial.error)
+
+
+@pytest.mark.parametrize("player", ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"])
+def test_a_players_numbers_are_the_sum_of_their_games_shares(history, friendly, player):
+    games = [*history, *friendly, record(6, GAME_6)]
+    shares = [game_stats(game)[player] for game in games if player in game.seats]
+
+    assert PlayerStats.sum(player, shares[::-1]) == player_stats(games, player)
+    assert every_player_stats(games)[player] == player_stats(games, player)
+
+
+def test_taking_a_games_share_away_leaves_the_other_games_numbers(history, friendly):
+    games = [*history, *friendly]
+    ann = player_stats(games, "Ann")
+
+    without = PlayerStats.sum("Ann", [ann], [game_stats(history[0])["Ann"]])
+
+    assert without == player_stats(games[1:], "Ann")
+    assert PlayerStats.sum("Ann", [without], [without]) == PlayerStats("Ann")

@@ -25,7 +25,16 @@ from django.db import connections, router, transaction
 from django.utils import timezone
 
 from companion.management.commands.demo import DEMO_PASSWORD, DEMO_USER
-from companion.models import Game, Group, Hand, HandChange, Membership, Player, ScoringTable
+from companion.models import (
+    Game,
+    GameSummary,
+    Group,
+    Hand,
+    HandChange,
+    Membership,
+    Player,
+    ScoringTable,
+)
 from scoring import PRESETS, Format, LastTrick, Rank, Rules, Side, points, rules_from_json
 from scoring.cards import Suit, full_pack
 from scoring.game import Game as ScoredGame
@@ -285,10 +294,8 @@ class Ladder:
 
     def save(self, name: str, user: User) -> Group:
         """The group, its roster and its games, with the times they were played."""
-        group = Group.objects.create(name=name)
-        Group.objects.filter(pk=group.pk).update(created=self.first)
-        membership = Membership.objects.create(group=group, user=user)
-        Membership.objects.filter(pk=membership.pk).update(joined=self.first)
+        group = Group.objects.create(name=name, created=self.first)
+        Membership.objects.create(group=group, user=user, joined=self.first)
         players = Player.objects.bulk_create(
             Player(group=group, name=name, user=user if number == 0 else None)
             for number, name in enumerate(self.roster)
@@ -337,6 +344,7 @@ class Ladder:
         )
         stamps = [{"at": change["at"]} for played in self.games for change in played.changes]
         _restamp(HandChange, changes, stamps)
+        GameSummary.bring_up_to_date(games)
         return group
 
 

@@ -40,8 +40,8 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {file}: {error.strerror}") from None
         try:
             export = exchange.load(text)
-            accounts = {user.username: user for user in users.filter(username__in=export.members)}
-            members = [accounts[username] for username in export.members if username in accounts]
+            accounts = {user.username: user for user in users.filter(username__in=export.joined)}
+            members = [accounts[username] for username in export.joined if username in accounts]
             members += extra
             imported = exchange.import_group(export, name=name, members=members)
         except exchange.ExchangeError as error:

@@ -1,0 +1,84 @@
+"""A group's whole history as one JSON file, and its hands as CSV.
+
+The JSON export names nothing by database id: players appear by their names (unique in a group),
+accounts as usernames, and every timestamp is kept. So exporting a group, importing the file and
+exporting the new group gives the same text again; only the group's name may differ, and the
+members, which the importer chooses. What a hand means (its settlement, the levels after it) is
+never stored: `scoring` computes it, on import to refuse an impossible game and in the CSV for
+the reader.
+
+    {"format": "tractor-companion-group", "version": 3,
+     "group": {"name", "created", "hands_need_confirmation"},
+     "members": [{"username", "joined"}],
+     "players": [{"name", "user", "retired"}], "scoring_tables": [{"rules", "updated"}],
+     "games": [{"created", "created_by", "rules",
+                "seats": [{"player", "level"}], "decks", "teams", "trumps", "called",
+                "first_declarer",
+                "hands": [{"declarer", "friends", "bid", "trump", "kitty_cards",
+                           "kitty_points", "opponent_points", "last_trick_winner",
+                           "last_trick_format", "last_trick_cards",
+                           "declarer_cards_taken_back", "opponent_cards_taken_back",
+                           "created", "updated", "entered_by", "needs_confirmation",
+                           "confirmed_by", "confirmed_at", "flagged_by", "flagged_at",
+                           "flag_note"}],
+                "changes": [{"hand_number", "action", "before", "after", "by", "at",
+                             "note"}],
+                "disputes": [{"hand_number", "hand", "request", "verdict", "created_by",
+                              "created"}]}]}
+
+`companion.exchange.schema` declares it, field by field; the models' ``to_export()`` write it.
+A game's ``seats`` are in play order, each a player's name and the level they start at.
+``decks``, ``teams`` and ``trumps`` are the table as `scoring.Table` holds it (``trumps``:
+``"bid"``, ``"no-trump"`` or a list of suits in rotation), ``called`` the cards a find-a-friend
+declarer calls (null in other games). Who starts hand 1 (``first_declarer``), each hand's
+``declarer`` and ``friends``, and the same fields of the hands kept in the history (``before``
+and ``after``) name players at the table, never seat numbers: a reader sees who it was, and a
+name at a table is one seat. ``bid`` is empty where the game fixes the trump and nobody bids.
+A dispute's ``hand`` is the number of the hand it is linked to, or null while it waits for one.
+
+Second-seat confirmation is kept whole: whether the group asks for it, and on every hand who
+entered its contents, whether they need a confirmation, who confirmed or flagged them and when
+(null where nobody did), and the flag's note ("" without one). The history's ``confirmed``,
+``flagged`` and ``unflagged`` changes name a hand already recorded and leave it as it was
+(``before`` and ``after`` null); only a ``flagged`` change has a ``note``. A file whose hands
+the database could not hold (confirmed and flagged at once, confirmed by the account that
+entered it, a confirmation without its time, …) is refused, naming the game and hand.
+
+Version 1 files, from when every game had four seats, still import: they are read into this
+form exactly as migration ``0005_tables`` converts the database (`companion.exchange.version1`).
+Version 2 files, from before second-seat confirmation, read as migration ``0010_confirmations``
+reads the hands it finds: none needs a confirmation (`companion.exchange.version2`).
+"""
+
+from companion.exchange.errors import ExchangeError
+from companion.exchange.exporting import (
+    CSV_COLUMNS,
+    csv_lines,
+    csv_text,
+    dumps,
+    export_group,
+    hands_csv,
+    json_chunks,
+)
+from companion.exchange.importing import Imported, import_group
+from companion.exchange.reading import load
+from companion.exchange.schema import FORMAT, VERSION, GroupExport
+from companion.models import isoformat
+
+__all__ = [
+    "CSV_COLUMNS",
+    "FORMAT",
+    "VERSION",
+    "ExchangeError",
+    "GroupExport",
+    "Imported",
+    "csv_lines",
+    "csv_text",
+    "dumps",
+    "export_group",
+    "hands_csv",
+    "import_group",
+    "isoformat",
+    "json_chunks",
+    "load",
+]

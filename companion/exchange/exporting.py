@@ -1,0 +1,164 @@
+"""A group's export, written a game at a time: the JSON file (see `companion.exchange`) and
+its hands as CSV. Games are read from the database in batches, so an export of any length
+holds one batch in memory."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from companion.exchange.games import CONFIRMATION_ACCOUNTS, HAND_FIELDS
+from companion.exchange.schema import FORMAT, VERSION
+from companion.models import Dispute, Game, Group, Hand, HandChange
+from scoring import Table
+from scoring.table import MAX_PLAYERS
+
+GAMES_PER_BATCH = 20  # a few hundred hands and changes in memory at once
+
+# What the table entered for a hand, after who played: the CSV's columns follow the model's.
+ENTERED_FIELDS = tuple(name for name in HAND_FIELDS if name not in ("declarer", "friends"))
+SEAT_COLUMNS = tuple(f"seat_{seat}" for seat in range(1, MAX_PLAYERS + 1))
+LEVEL_COLUMNS = tuple(f"level_{seat}" for seat in range(1, MAX_PLAYERS + 1))
+CSV_COLUMNS = (
+    "game",
+    "date",
+    "rules",
+    "teams",
+    "decks",
+    *SEAT_COLUMNS,
+    "hand",
+    "declarer",
+    "friends",
+    *ENTERED_FIELDS,
+    "declarers",
+    "opponents",
+    "opponent_total",
+    "winner",
+    *LEVEL_COLUMNS,
+)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _games(group: Group, *, history: bool) -> Iterator[Game]:
+    """The group's games oldest first, with their seats and hands (and ``history``: their
+    changes and precedents), fetched a batch at a time."""
+    hands = Hand.objects.order_by("number")
+    if history:
+        hands = hands.select_related(*CONFIRMATION_ACCOUNTS)
+    related = ["seats__player", Prefetch("hands", hands)]
+    if history:
+        related += [
+            Prefetch("changes", HandChange.objects.select_related("by").order_by("pk")),
+            Prefetch("disputes", Dispute.objects.select_related("created_by").order_by("pk")),
+        ]
+    games = group.games.order_by("pk").select_related("created_by").prefetch_related(*related)
+    return games.iterator(chunk_size=GAMES_PER_BATCH)
+
+
+def _head(group: Group) -> dict:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "group": group.to_export(),
+        "members": [
+            member.to_export()
+            for member in group.membership_set.select_related("user").order_by("pk")
+        ],
+        "players": [
+            player.to_export() for player in group.players.select_related("user").order_by("pk")
+        ],
+        "scoring_tables": [table.to_export() for table in group.scoring_tables.order_by("pk")],
+    }
+
+
+def _json(value: object) -> str:
+    """Compact JSON, names written as they are (UTF-8)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def export_group(group: Group) -> dict:
+    """The group as one JSON-ready document (see `companion.exchange`)."""
+    return {**_head(group), "games": [game.to_export() for game in _games(group, history=True)]}
+
+
+def json_chunks(group: Group) -> Iterator[str]:
+    """The export file's text, a game at a time: joined, :func:`dumps`."""
+    head = _json({**_head(group), "games": []})
+    yield head[: -len("]}")]
+    for number, game in enumerate(_games(group, history=True)):
+        yield ("," if number else "") + _json(game.to_export())
+    yield "]}"
+
+
+def dumps(group: Group) -> str:
+    """The export as the text of a file."""
+    return "".join(json_chunks(group))
+
+
+def hands_csv(group: Group) -> Iterator[list]:
+    """One row per hand, after a header of CSV_COLUMNS: the table (its players in play order in
+    ``seat_1`` on), what the table entered, and what `scoring` makes of it: the sides by name,
+    the opponents' total, the winning side, and every seat's level after the hand."""
+    yield list(CSV_COLUMNS)
+    for game in _games(group, history=False):
+        hands = list(game.hands.all())
+        scored = game.scored(hands)
+        table = scored.table
+        empty = [""] * (MAX_PLAYERS - table.size)
+        start = [
+            game.pk,
+            timezone.localtime(game.created).date().isoformat(),
+            game.rules.name,
+            game.teams,
+            game.decks,
+            *table.players,
+            *empty,
+        ]
+        for hand, played in zip(hands, scored.hands, strict=True):
+            yield [
+                *start,
+                hand.number,
+                table.players[hand.declarer],
+                _listed(table, hand.friends),
+                *(getattr(hand, name) for name in ENTERED_FIELDS),
+                _listed(table, played.declarers),
+                _listed(table, played.opponents),
+                played.settlement.opponent_total,
+                played.winner.value,
+                *(level.symbol for level in played.after.levels),
+                *empty,
+            ]
+
+
+def _listed(table: Table, seats: Iterable[int]) -> str:
+    return ", ".join(table.players[seat] for seat in seats)
+
+
+class _Line:
+    """Where `csv.writer` writes a row: it hands the row's text back."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def csv_lines(group: Group) -> Iterator[str]:
+    """The CSV file's text, a row at a time: joined, :func:`csv_text`."""
+    writer = csv.writer(_Line())
+    for row in hands_csv(group):
+        yield writer.writerow([_inert(cell) for cell in row])
+
+
+def csv_text(group: Group) -> str:
+    return "".join(csv_lines(group))
+
+
+def _inert(cell: object) -> object:
+    """A text cell a spreadsheet would run as a formula (a player named ``=HYPERLINK(…)``)
+    gets a leading ``'``, as OWASP advises; numbers stay numbers."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell

@@ -1,0 +1,175 @@
+"""The kinds of value an export file holds, each checked as the file is read: the models of
+`companion.exchange.schema` are made of these and of plain strict types."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, PlainValidator
+
+from companion.exchange.errors import problem, show
+from companion.models import FLAG_NOTE_LENGTH, Group, Player
+from scoring import CardError, Rank, RulesError, rules_from_json
+
+MAX_SMALL_INT = 32767  # PositiveSmallIntegerField's ceiling on every database Django supports
+# Timestamps every time zone can show, and whose year the history can filter to its end.
+EARLIEST = datetime(2, 1, 1, tzinfo=UTC)
+LATEST = datetime(9998, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
+USERNAME_LENGTH = 150
+GROUP_NAME_LENGTH = Group._meta.get_field("name").max_length
+PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
+
+
+def _wrong(text: str):
+    return problem(text, joined=" ")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def text(longest: int = 0, *, empty: bool = False):
+    """Text without NUL characters, at most ``longest`` characters, non-blank unless
+    ``empty``."""
+
+    def check(value: object) -> str:
+        if not isinstance(value, str) or (not empty and not value.strip()):
+            raise _wrong(f"must be {'text' if empty else 'non-empty text'}, got {show(value)}")
+        if "\x00" in value:
+            raise _wrong("holds a NUL character")
+        if longest and len(value) > longest:
+            raise _wrong(f"is longer than {longest} characters: {value[:40]!r}…")
+        return value
+
+    return check
+
+
+_username = text(USERNAME_LENGTH)
+
+
+def _optional_username(value: object) -> str | None:
+    return None if value is None else _username(value)
+
+
+def _name(value: object) -> str:
+    name = text(PLAYER_NAME_LENGTH)(value)
+    if name != " ".join(name.split()):
+        raise problem(f"the name {name!r} has spaces at its ends or doubled", joined=": ")
+    return name
+
+
+def _moment(value: object) -> datetime:
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise _wrong(
+            "must be a date and time with its UTC offset, like "
+            f"'2025-03-06T19:30:00+00:00', got {show(value)}"
+        )
+    if not EARLIEST <= moment <= LATEST:
+        raise _wrong(f"must fall in the years {EARLIEST.year} to {LATEST.year}, got {show(value)}")
+    return moment
+
+
+def _optional_moment(value: object) -> datetime | None:
+    return None if value is None else _moment(value)
+
+
+def _level(value: object) -> str:
+    try:
+        rank = Rank.parse(value) if isinstance(value, str) else None
+    except CardError:
+        rank = None
+    if rank is None or rank.symbol != value:
+        raise _wrong(f"must be one of 23456789TJQKA, got {show(value)}")
+    return value
+
+
+def plain(value: object) -> dict:
+    """A JSON object that every database stores as given: no NUL character in any string."""
+    if not isinstance(value, dict):
+        raise _wrong(f"must be a JSON object, got {show(value)}")
+    stack: list = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise _wrong("holds a NUL character")
+    return value
+
+
+def _rules(value: object) -> dict:
+    try:
+        rules_from_json(plain(value))
+    except RulesError as error:
+        raise problem(str(error)) from None
+    return value
+
+
+def _hand_number(value: object) -> int:
+    if not _is_int(value) or not 1 <= value <= MAX_SMALL_INT:
+        raise _wrong(f"must be a hand's number, got {show(value)}")
+    return value
+
+
+def _optional_number(value: object) -> int | None:
+    if value is not None and not _is_int(value):
+        raise _wrong(f"must be null or a hand's number, got {show(value)}")
+    return value
+
+
+def _called(value: object) -> int | None:
+    if value is not None and not _is_int(value):
+        raise _wrong(f"must be null or 1 or 2, got {show(value)}")
+    return value
+
+
+def _snapshot(value: object) -> dict | None:
+    """A hand as the history kept it: null, or an object of plain values (its declarer and
+    friends by name, checked against the table with the game)."""
+    if value is None:
+        return None
+    snapshot = plain(value)
+    for key, item in snapshot.items():
+        if key == "friends":
+            if not isinstance(item, list):
+                raise problem(f"friends must be a list, got {show(item)}")
+        elif not (item is None or isinstance(item, int | str)) or isinstance(item, bool):
+            raise problem(f"{key} must be a number or text, got {show(item)}")
+    return snapshot
+
+
+Cards = Annotated[str, PlainValidator(text(empty=True))]
+"""Cards as the table typed them (a kitty), checked against the table with the game."""
+Username = Annotated[str, PlainValidator(_username)]
+OptionalUsername = Annotated[str | None, PlainValidator(_optional_username)]
+GroupName = Annotated[str, PlainValidator(text(GROUP_NAME_LENGTH))]
+PlayerName = Annotated[str, PlainValidator(_name)]
+Moment = Annotated[datetime, PlainValidator(_moment)]
+OptionalMoment = Annotated[datetime | None, PlainValidator(_optional_moment)]
+FlagNote = Annotated[str, PlainValidator(text(FLAG_NOTE_LENGTH, empty=True))]
+"""What a flag said was wrong ("" where nothing was flagged)."""
+Level = Annotated[str, PlainValidator(_level)]
+Rules = Annotated[dict, PlainValidator(_rules)]
+"""A rule set as `scoring` reads it (kept as the file wrote it)."""
+PlainObject = Annotated[dict, PlainValidator(plain)]
+HandNumber = Annotated[int, PlainValidator(_hand_number)]
+OptionalHandNumber = Annotated[int | None, PlainValidator(_optional_number)]
+Called = Annotated[int | None, PlainValidator(_called)]
+Snapshot = Annotated[dict | None, PlainValidator(_snapshot)]
+JSON = Annotated[Any, PlainValidator(lambda value: value)]
+"""Any JSON value, checked by `scoring` with the rest of its game."""
+
+
+class Part(BaseModel):
+    """A part of the file: exactly these keys (one this reader does not know would be lost),
+    values of exactly these types (no "45" for 45, no true for 1)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)

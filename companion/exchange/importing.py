@@ -1,0 +1,211 @@
+"""Writing a checked export as a new group, a few dozen games to a transaction so that no other
+writer waits long for the database, and invisible until it is whole: the group has no member
+(nobody can open it) until its last games are in, and it is removed if any part fails."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, connections, models, router, transaction
+from django.utils import timezone
+
+from companion.exchange.errors import ExchangeError
+from companion.exchange.games import GameEntry
+from companion.exchange.schema import GroupExport
+from companion.models import (
+    Dispute,
+    Game,
+    GameSummary,
+    Group,
+    Hand,
+    HandChange,
+    Membership,
+    Player,
+    ScoringTable,
+    Seat,
+)
+
+GAMES_PER_TRANSACTION = 10
+"""About a tenth of a second of writing on SQLite, half a second on a busy machine
+(`benchmarks/bench_exchange.py`: 25 games made a hand save wait 2.1 s there); another writer
+waits for one such transaction at most."""
+SQLITE_TURN = 0.15
+"""Seconds between two transactions on SQLite, whose waiting writers look again only every
+100 ms: without the pause the import takes the database back before they look."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A new group made from an export, and the usernames in the file that matched no account
+    (their links were left empty)."""
+
+    group: Group
+    missing: tuple[str, ...]
+
+
+def import_group(
+    export: GroupExport,
+    *,
+    name: str | None = None,
+    members: Iterable = (),
+    accounts: models.QuerySet | None = None,
+) -> Imported:
+    """Make a new group from a checked export, whole or not at all.
+
+    ``members`` become the group's members (a member named in the file keeps its joining
+    time). Usernames in the file link to accounts among ``accounts`` (default: every account);
+    the others are left empty and listed in ``Imported.missing``.
+    """
+    name = export.name if name is None else " ".join(name.split())
+    longest = Group._meta.get_field("name").max_length
+    if not name or len(name) > longest:
+        raise ExchangeError(f"a group's name has 1 to {longest} characters, got {name!r}")
+    users = get_user_model().objects.all() if accounts is None else accounts
+    found = {user.username: user for user in users.filter(username__in=export.usernames)}
+    members = list(dict.fromkeys(members))
+    group = None
+    try:
+        with transaction.atomic():
+            group = Group.objects.create(
+                name=name,
+                created=export.created,
+                hands_need_confirmation=export.group.hands_need_confirmation,
+            )
+            players = _roster(group, export, found)
+        for start in range(0, len(export.games), GAMES_PER_TRANSACTION):
+            _make_way()
+            with transaction.atomic():
+                _games(group, export.games[start : start + GAMES_PER_TRANSACTION], players, found)
+        with transaction.atomic():
+            now = timezone.now()
+            joined = export.joined
+            Membership.objects.bulk_create(
+                Membership(group=group, user=user, joined=joined.get(user.username, now))
+                for user in members
+            )
+    except BaseException as error:  # interrupted too: a part of a group is never left
+        if group is not None:
+            _remove(group)
+        if isinstance(error, DatabaseError):
+            # Everything was checked before writing; this is a last guard, not a path.
+            raise ExchangeError(f"the database refused the import: {error}") from error
+        raise
+    group.refresh_from_db()
+    return Imported(group, tuple(sorted(export.usernames - set(found))))
+
+
+def _roster(group: Group, export: GroupExport, found: dict) -> dict[str, Player]:
+    """The players and scoring tables; the players by name."""
+    players = Player.objects.bulk_create(
+        Player(group=group, name=player.name, user=found.get(player.user), retired=player.retired)
+        for player in export.players
+    )
+    tables = ScoringTable.objects.bulk_create(
+        ScoringTable(group=group, rules_json=table.rules) for table in export.scoring_tables
+    )
+    _restamp(tables, [table.updated for table in export.scoring_tables])
+    return {player.name: player for player in players}
+
+
+def _games(group: Group, entries: list[GameEntry], players: dict, found: dict) -> None:
+    """Some of the file's games with their seats, hands, history and precedents; the ladder's
+    summaries of them, from `scoring`'s replays that checked them, and the group's version."""
+    games = Game.objects.bulk_create(
+        Game(
+            group=group,
+            rules_json=entry.rules,
+            decks=entry.table.decks,
+            teams=entry.table.teams.value,
+            trumps=entry.table.trumps.to_json(),
+            called=entry.table.called,
+            first_declarer=entry.first_seat,
+            created=entry.created,
+            created_by=found.get(entry.created_by),
+            version=len(entry.changes),
+        )
+        for entry in entries
+    )
+    pairs = list(zip(games, entries, strict=True))
+    for game, entry in pairs:
+        game.seated = [
+            Seat(game=game, position=position, player=players[seat.player], level=seat.level)
+            for position, seat in enumerate(entry.seats)
+        ]
+    Seat.objects.bulk_create(seat for game in games for seat in game.seated)
+    hands = Hand.objects.bulk_create(
+        Hand(
+            game=game,
+            number=number,
+            **hand.fields(entry),
+            **{key: found.get(username) for key, username in hand.accounts.items()},
+        )
+        for game, entry in pairs
+        for number, hand in enumerate(entry.hands, start=1)
+    )
+    _restamp(hands, [hand.updated for _, entry in pairs for hand in entry.hands])
+    HandChange.objects.bulk_create(
+        HandChange(game=game, **{**change.fields(entry), "by": found.get(change.by)})
+        for game, entry in pairs
+        for change in entry.changes
+    )
+    numbered = {(hand.game_id, hand.number): hand for hand in hands}
+    Dispute.objects.bulk_create(
+        Dispute(
+            game=game,
+            hand=numbered.get((game.pk, dispute.hand)),
+            hand_number=dispute.hand_number,
+            request=dispute.request,
+            verdict=dispute.verdict,
+            created_by=found.get(dispute.created_by),
+            created=dispute.created,
+        )
+        for game, entry in pairs
+        for dispute in entry.disputes
+    )
+    GameSummary.bring_up_to_date(games, [entry.scored for entry in entries])
+
+
+def _restamp(rows: list[Hand] | list[ScoringTable], times: list[datetime]) -> None:
+    """Put the file's times back into ``updated``, which every save stamps with the present
+    moment (``auto_now``), the import's too: one ``executemany``, where ``bulk_update`` builds a
+    CASE of every row and takes seconds."""
+    if not rows:
+        return
+    model = type(rows[0])
+    field = model._meta.get_field("updated")
+    connection = connections[router.db_for_write(model)]
+    quote = connection.ops.quote_name
+    sql = (
+        f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = %s "
+        f"WHERE {quote(model._meta.pk.column)} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            sql,
+            [
+                (field.get_db_prep_save(moment, connection), row.pk)
+                for row, moment in zip(rows, times, strict=True)
+            ],
+        )
+    for row, moment in zip(rows, times, strict=True):
+        row.updated = moment
+
+
+def _make_way() -> None:
+    """Give a writer waiting for SQLite its turn (PostgreSQL lets writers of other groups work
+    side by side; inside a caller's transaction, nobody could take a turn)."""
+    connection = connections[router.db_for_write(Game)]
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
+        time.sleep(SQLITE_TURN)
+
+
+def _remove(group: Group) -> None:
+    """Take a group that failed to import away again, a few games at a time."""
+    games = list(group.games.values_list("pk", flat=True))
+    for start in range(0, len(games), GAMES_PER_TRANSACTION):
+        Game.objects.filter(pk__in=games[start : start + GAMES_PER_TRANSACTION]).delete()
+    group.delete()

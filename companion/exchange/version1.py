@@ -1,0 +1,203 @@
+"""Version 1 of the export file, from when every game had four seats by compass point and two
+team levels: read, then written in the form of version 2 exactly as migration ``0005_tables``
+converts the database, and on in today's (`companion.exchange.version2`), for
+`companion.exchange.schema` to check as any other file.
+
+What today's form checks as well is only passed on here (``JSON``): the file is read once for
+the shape only version 1 has, and once more as today's."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import PlainValidator, ValidationInfo, field_validator, model_validator
+
+from companion.exchange.errors import problem, show
+from companion.exchange.fields import JSON, Level, OptionalUsername, Part, PlayerName, Rules
+from companion.exchange.games import JOKER_BIDS, SUIT_BIDS
+from companion.exchange.schema import FORMAT
+from companion.exchange.version2 import SECOND_VERSION
+from companion.exchange.version2 import today as version2_today
+from companion.models import Hand
+from scoring import ScoringError, Starter, Teams, TrumpRule, rules_from_json
+from scoring.cli import judge_request
+
+OLD_VERSION = 1
+OLD_SEATS = ("north", "east", "south", "west")
+COMPASS = ("N", "E", "S", "W")
+PLAY_ORDER = ("N", "W", "S", "E")
+"""The compass seats in play order (counter-clockwise): seats 0 to 3, as migration 0005 has it."""
+
+
+def _position(value: object, info: ValidationInfo) -> int:
+    roster = info.context["roster"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(roster):
+        raise problem(
+            f"must be a player's position from 0 to {len(roster) - 1}, got {show(value)}",
+            joined=" ",
+        )
+    return value
+
+
+Position = Annotated[int, PlainValidator(_position)]
+"""A player by their place on the roster, from 0."""
+
+
+class OldPlayer(Part):
+    name: PlayerName
+    user: OptionalUsername
+
+
+class CompassSeats(Part):
+    north: Position
+    east: Position
+    south: Position
+    west: Position
+
+
+class OldHand(Part):
+    declarer: Literal[COMPASS]
+    bid: JSON
+    trump: JSON
+    kitty_cards: JSON
+    kitty_points: JSON
+    opponent_points: JSON
+    last_trick_winner: JSON
+    last_trick_format: JSON
+    last_trick_cards: JSON
+    declarer_cards_taken_back: JSON
+    opponent_cards_taken_back: JSON
+    created: JSON
+    updated: JSON
+
+    def today(self, names: dict[str, str]) -> dict:
+        """The hand played as entered: a bid that contradicts its trump (jokers with a suit,
+        level cards without one) becomes "nobody bid", since the trump is what it was played
+        with."""
+        hand = {**dict(self), "declarer": names[self.declarer], "friends": []}
+        if (self.bid in JOKER_BIDS and self.trump) or (self.bid in SUIT_BIDS and not self.trump):
+            hand["bid"] = Hand.Bid.NONE.value
+        return hand
+
+
+class OldGame(Part):
+    created: JSON
+    created_by: JSON
+    rules: Rules
+    seats: CompassSeats
+    north_south_level: Level
+    east_west_level: Level
+    first_starter: Literal[("", *COMPASS)]
+    hands: list[OldHand]
+    changes: list[JSON]
+    disputes: list[JSON]
+
+    @model_validator(mode="after")
+    def _declarers_on_the_compass(self) -> OldGame:
+        for number, change in enumerate(self.changes, start=1):
+            for key, snapshot in _snapshots(change):
+                if snapshot["declarer"] not in COMPASS:
+                    raise problem(
+                        f"{key}: declarer must be one of 'N', 'E', 'S', 'W', "
+                        f"got {show(snapshot['declarer'])}",
+                        "changes",
+                        number - 1,
+                    )
+        return self
+
+    def today(self, roster: tuple[str, ...]) -> dict:
+        """North, West, South and East become seats 0 to 3 (the play order; partners 0+2
+        against 1+3) with their team's level; a first starter is kept only where the rules
+        rotate the start (elsewhere it never bound anyone); declarers, in the hands and in
+        their history, become players. As migration 0006 does, open-ladder rules get their
+        jokers-only no-trump hands and every precedent is judged again by today's judge."""
+        names = {
+            letter: roster[getattr(self.seats, seat)]
+            for seat, letter in zip(OLD_SEATS, COMPASS, strict=True)
+        }
+        levels = {"N": self.north_south_level, "E": self.east_west_level}
+        levels["S"], levels["W"] = levels["N"], levels["E"]
+        starter = self.first_starter
+        rotates = rules_from_json(self.rules).starter is Starter.ROTATE
+        return {
+            "created": self.created,
+            "created_by": self.created_by,
+            "rules": _open_ladder(self.rules),
+            "seats": [{"player": names[seat], "level": levels[seat]} for seat in PLAY_ORDER],
+            "decks": 2,
+            "teams": Teams.PARTNERS.value,
+            "trumps": TrumpRule().to_json(),
+            "called": None,
+            "first_declarer": names[starter] if starter and rotates else None,
+            "hands": [hand.today(names) for hand in self.hands],
+            "changes": [_change_today(change, names) for change in self.changes],
+            "disputes": [_dispute_today(dispute) for dispute in self.disputes],
+        }
+
+
+def _snapshots(change: object):
+    """The change's snapshots that name a declarer, as (key, snapshot)."""
+    if isinstance(change, dict):
+        for key in ("before", "after"):
+            snapshot = change.get(key)
+            if isinstance(snapshot, dict) and isinstance(snapshot.get("declarer"), str):
+                yield key, snapshot
+
+
+def _change_today(change: object, names: dict[str, str]) -> object:
+    if not isinstance(change, dict):
+        return change  # today's check names the problem
+    today = dict(change)
+    for key, snapshot in _snapshots(change):
+        today[key] = {**snapshot, "declarer": names[snapshot["declarer"]]}
+        today[key].setdefault("friends", [])
+    return today
+
+
+def _open_ladder(rules: object) -> object:
+    if isinstance(rules, dict) and rules.get("name") == "open-ladder":
+        return {**rules, "no_trump_level_cards": rules.get("no_trump_level_cards", False)}
+    return rules
+
+
+def _dispute_today(dispute: object) -> object:
+    if not (isinstance(dispute, dict) and isinstance(dispute.get("request"), dict)):
+        return dispute  # today's check names the problem
+    request = {**dispute["request"], "rules": _open_ladder(dispute["request"].get("rules"))}
+    try:
+        return {**dispute, "request": request, "verdict": judge_request(request)}
+    except (ScoringError, RecursionError):
+        return dispute
+
+
+class OldExport(Part):
+    """A version 1 file; :meth:`today` is its text as today's version writes it."""
+
+    format: Literal[FORMAT]
+    version: Literal[OLD_VERSION]
+    group: JSON
+    members: JSON
+    players: list[OldPlayer]
+    scoring_tables: JSON
+    games: list[OldGame]
+
+    @field_validator("players")
+    @classmethod
+    def _a_roster(cls, players: list[OldPlayer], info: ValidationInfo) -> list[OldPlayer]:
+        info.context["roster"] = tuple(player.name for player in players)
+        return players
+
+    def today(self) -> dict:
+        roster = tuple(player.name for player in self.players)
+        return version2_today(
+            {
+                "format": FORMAT,
+                "version": SECOND_VERSION,
+                "group": self.group,
+                "members": self.members,
+                # Version 1 knew no retired players.
+                "players": [{**dict(player), "retired": False} for player in self.players],
+                "scoring_tables": self.scoring_tables,
+                "games": [game.today(roster) for game in self.games],
+            }
+        )

@@ -1,0 +1,39 @@
+"""A hand's second-seat confirmation on the game page: one-line adapters to the Hand model."""
+
+from __future__ import annotations
+
+from django import template
+
+from companion.models import FLAG_NOTE_LENGTH, Game, Hand
+from companion.templatetags.tractor import either, joined
+
+register = template.Library()
+
+
+@register.simple_tag
+def may_confirm(hand: Hand, user) -> bool:
+    return user.is_authenticated and hand.confirm_refusal(user) is None
+
+
+@register.simple_tag
+def may_flag(hand: Hand, user) -> bool:
+    return user.is_authenticated and hand.flag_refusal(user) is None
+
+
+@register.simple_tag
+def flag_note_length() -> int:
+    return FLAG_NOTE_LENGTH
+
+
+@register.filter
+def confirmers(hand: Hand) -> str:
+    """Who may confirm the hand, as a choice (``Jun or Hao``); "" when any other member may."""
+    return either(list(hand.confirmers.values()))
+
+
+@register.simple_tag
+def unconfirmed(game: Game) -> dict:
+    """The game's hands still waiting for a confirmation, all of them (the scoreboard shows only
+    the latest): how many, and their numbers as a sentence lists them (``5 and 7``)."""
+    numbers = game.unconfirmed_hands
+    return {"count": len(numbers), "numbers": joined(numbers)}

@@ -1,0 +1,112 @@
+"""The group's games list says where each game stands: who plays, who leads and at which levels
+(or who won), how many hands, since when; read from what is stored, in the same few queries
+however many games there are."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from companion.models import Player
+from scoring import Rank, Teams
+
+pytestmark = pytest.mark.django_db
+
+# A clean sweep by the declarers (no points for the opponents): they climb three levels.
+SWEEP = {
+    "declarer": 0,
+    "bid": "one",
+    "trump": "H",
+    "kitty_cards": "",
+    "kitty_points": 0,
+    "opponent_points": 0,
+    "last_trick_winner": "declarers",
+    "last_trick_format": "single",
+    "last_trick_cards": 1,
+}
+
+
+def sweep(game, user, **changes) -> None:
+    game.refresh_from_db()
+    game.record_hand({**SWEEP, **changes}, version=game.version, request_key="", by=user)
+
+
+def games_list(member, group) -> str:
+    """The games section of the group page, its runs of white space made single spaces."""
+    page = " ".join(member.get(f"/groups/{group.pk}/").text.split())
+    return page[page.index('id="games"') : page.index('id="roster"')]
+
+
+def test_it_puts_the_leading_team_first_with_both_levels(member, group, user, start_game):
+    game = start_game()
+    sweep(game, user)
+
+    row = games_list(member, group)
+
+    assert (
+        '<span class="text-nowrap fw-semibold">Mei &amp; Lin 5</span> · '
+        '<span class="text-nowrap">Jun &amp; Hao 2</span>'
+    ) in row
+    assert f"Started {game.created.strftime('%-d %b %Y')} · 1 hand · in progress" in row
+
+
+def test_it_names_the_winners_of_a_finished_game(member, group, user, start_game):
+    game = start_game()
+    while not game.scored().state.game_over:
+        sweep(game, user)
+
+    row = games_list(member, group)
+
+    assert "Mei and Lin won" in row
+    assert "5 hands · finished" in row
+    assert "in progress" not in row
+
+
+def test_it_shows_each_game_where_it_stands_not_identical_rows(member, group, user, start_game):
+    sweep(start_game(), user)
+    start_game(levels=[Rank.FIVE] * 4)
+    start_game()
+
+    rows = games_list(member, group).split("list-group-item-action")[1:]
+
+    # The newest first; a tie has nobody in bold.
+    assert (
+        '"text-nowrap">Mei &amp; Lin 2</span> · <span class="text-nowrap">Jun &amp; Hao 2'
+        in rows[0]
+    )
+    assert "0 hands" in rows[0]
+    assert (
+        '"text-nowrap">Mei &amp; Lin 5</span> · <span class="text-nowrap">Jun &amp; Hao 5'
+        in rows[1]
+    )
+    assert '"text-nowrap fw-semibold">Mei &amp; Lin 5</span> · ' in rows[2]
+    assert "1 hand ·" in rows[2]
+
+
+def test_a_find_a_friend_row_names_the_leaders(member, group, players, user, start_game):
+    more = [Player.objects.create(group=group, name=name) for name in ("Wei", "Yan")]
+    game = start_game(seated=players + more, teams=Teams.FIND_A_FRIEND)
+    before = games_list(member, group)
+
+    sweep(game, user, friends=[])
+
+    assert "Everyone at 2" in before
+    row = games_list(member, group)
+    assert "Leading at " in row
+    assert '<span class="text-nowrap fw-semibold">Mei</span>' in row
+    assert "Find a friend · 1 hand · in progress" in row
+
+
+def test_the_list_reads_the_same_few_queries_for_one_game_or_ten(member, group, user, start_game):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert member.get(f"/groups/{group.pk}/").status_code == 200
+        return len(captured)
+
+    sweep(start_game(), user)
+    one = queries()
+    for _ in range(9):
+        sweep(start_game(), user)
+
+    assert queries() == one
