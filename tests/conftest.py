@@ -1,4 +1,4 @@
-"""Shared fixtures: a phone-sized headless Chromium for the browser tests."""
+"""Shared fixtures: a fast password hasher, and a phone-sized headless Chromium."""
 
 from __future__ import annotations
 
@@ -25,6 +25,16 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def quick_passwords() -> Iterator[None]:
+    """The tests make accounts by the hundred: a fast hasher, where production hashes slowly
+    on purpose."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(scope="session")

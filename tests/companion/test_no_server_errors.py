@@ -134,12 +134,6 @@ NEW_GAME_FIELDS = (
 )
 
 
-@pytest.fixture(autouse=True)
-def quick_passwords(settings):
-    """Every test here makes the cast's accounts: a fast hasher keeps the file quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world(user, group, players, outsider) -> SimpleNamespace:
     """Thursday Tractor with a scoring table and an open-ladder game of three hands, one with a
