@@ -12,6 +12,7 @@ from companion.forms.disputes import GAME_RULES, NO_TRUMP, DisputeForm
 from companion.models import Dispute, Game
 from companion.templatetags.tricks import CARD_GRID
 from companion.views.games import member_game
+from companion.views.methods import page_and_form
 from scoring import PRESETS
 from scoring.game import Game as ScoredGame
 
@@ -22,6 +23,7 @@ SEAT = "seat"
 SAVE = "save"
 
 
+@page_and_form
 def dispute(request: HttpRequest) -> HttpResponse:
     """Any table's dispute, without a game or an account: P1 leads, then P2, P3, …"""
     data = request.POST if request.method == "POST" else None
@@ -29,6 +31,7 @@ def dispute(request: HttpRequest) -> HttpResponse:
     return _dispute_page(request, form, game=None)
 
 
+@page_and_form
 @login_required
 def game_dispute(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """A game's dispute: its seats, decks and rules, prefilled for the hand it is about, and

@@ -17,8 +17,10 @@ from companion import exchange
 from companion.forms.exchange import GroupImportForm
 from companion.models import Group
 from companion.views.groups import member_group
+from companion.views.methods import page_and_form, require_safe
 
 
+@require_safe
 @login_required
 def group_export(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
     """Everything the group holds, as one JSON file that the import page reads back: sent a
@@ -29,6 +31,7 @@ def group_export(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
     return response
 
 
+@require_safe
 @login_required
 def group_export_csv(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
     """Every hand of every game, one row each, for a spreadsheet; sent a row at a time."""
@@ -40,6 +43,7 @@ def group_export_csv(request: HttpRequest, group_id: int) -> StreamingHttpRespon
     return response
 
 
+@page_and_form
 @login_required
 def group_import(request: HttpRequest) -> HttpResponse:
     """Make a new group from an export file, with the importing user as its one member."""

@@ -32,6 +32,7 @@ from companion.models import (
 )
 from companion.templatetags.tractor import level, names, suit_symbol
 from companion.templatetags.tricks import CARD_GRID
+from companion.views.methods import page_and_form, require_safe
 from scoring import Rules
 from scoring.cards import Card, Rank, Suit, full_pack
 from scoring.game import Game as ScoredGame
@@ -289,6 +290,7 @@ def nothing_new(request: HttpRequest, game: Game) -> bool:
     return bool(request.htmx) and request.GET.get("since") == str(game.version)
 
 
+@page_and_form
 @login_required
 def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk, seated=False)
@@ -415,12 +417,14 @@ def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect(game)
 
 
+@require_safe
 def watch(request: HttpRequest, token: str) -> HttpResponse:
     """The read-only scoreboard for anyone with the game's share link."""
     game = get_object_or_404(Game.objects.select_related(*GAME_FIELDS), share_token=token)
     return scoreboard(request, game, can_edit=False)
 
 
+@page_and_form
 @login_required
 def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
@@ -428,6 +432,7 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     return _hand_page(request, game, hands, number=len(hands) + 1)
 
 
+@page_and_form
 @login_required
 def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
@@ -689,6 +694,7 @@ def correction_message(old: ScoredGame, new: ScoredGame, number: int) -> str:
     return " ".join(said)
 
 
+@require_safe
 @login_required
 def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)

@@ -27,6 +27,7 @@ from companion.models import Game, GameSummary, Group, LastMember, Membership, S
 from companion.throttling import too_many_signups
 from companion.views import RECENT_GAMES
 from companion.views.confirmations import ask_for_confirmations
+from companion.views.methods import page_and_form
 from scoring import PRESETS, Band, GameError, Side, TableError
 
 # The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
@@ -55,6 +56,7 @@ def safe_next(request: HttpRequest) -> str:
     return url if allowed and url.startswith("/") else ""
 
 
+@page_and_form
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in with it; then on to ``next`` (a group's invite) or home."""
     next_url = safe_next(request)
@@ -75,6 +77,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
+@page_and_form
 @login_required
 def group_new(request: HttpRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
@@ -85,6 +88,7 @@ def group_new(request: HttpRequest) -> HttpResponse:
     return render(request, "companion/group_new.html", {"form": form})
 
 
+@page_and_form
 @login_required
 def group(request: HttpRequest, pk: int) -> HttpResponse:
     """A group: its roster (players are added, retired and brought back here), its games, its
@@ -216,6 +220,7 @@ def remove_member(request: HttpRequest, group: Group, *, leaving: bool) -> HttpR
     return redirect(group)
 
 
+@page_and_form
 @login_required
 def group_join(request: HttpRequest, token: str) -> HttpResponse:
     """Join a group by its invite link: a member is sent on, anyone else confirms first."""
@@ -229,11 +234,13 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "companion/group_join.html", {"group": group})
 
 
+@page_and_form
 @login_required
 def table_new(request: HttpRequest, pk: int) -> HttpResponse:
     return scoring_table_page(request, member_group(request, pk), None)
 
 
+@page_and_form
 @login_required
 def table_edit(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     group = member_group(request, pk)
@@ -314,6 +321,7 @@ def table_preview(bands: list[Band]) -> list[dict]:
     return segments
 
 
+@page_and_form
 @login_required
 def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a game: four to eight players of the roster in play order, the rules, the table.

@@ -17,6 +17,7 @@ from companion.forms.games import HistoryFilterForm, ReplayRulesForm
 from companion.ladder import Ladder, totals
 from companion.models import Game, GameSummary, Group, Player, Seat
 from companion.views.groups import member_group
+from companion.views.methods import require_safe
 from scoring.cards import Rank
 from scoring.stats import GameRecord, Matchup, PlayerStats, partial_replay
 from scoring.table import Teams, default_decks
@@ -73,6 +74,7 @@ def roster(group: Group) -> dict[int, Player]:
     return {player.pk: player for player in group.players.all()}
 
 
+@require_safe
 @login_required
 def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
     """Every game of the group with its result; filtered by player and period, the opponents'
@@ -128,6 +130,7 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
+@require_safe
 @login_required
 def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """A player's games and win rate, their hands as declarers and as opponents (and in
@@ -182,6 +185,7 @@ def _others(stats: PlayerStats, players: dict[int, Player]) -> list[dict]:
     ]
 
 
+@require_safe
 @login_required
 def game_replay(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """The game's hands replayed under another preset or one of the group's tables, and with

@@ -11,8 +11,10 @@ from django.templatetags.static import static
 
 from companion import lan
 from companion.forms.results import SettleForm
+from companion.views.methods import require_safe
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The front door: a member's groups, or what the app is for and how to sign up."""
     groups = request.user.tractor_groups.all() if request.user.is_authenticated else []
@@ -23,6 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "companion/home.html", context)
 
 
+@require_safe
 def settle_hand(request: HttpRequest) -> HttpResponse:
     """Score one hand: a calculator over `scoring.settle`, updated live as fields change."""
     form = SettleForm(request.GET or None)
@@ -47,6 +50,7 @@ SHELL = (
 )
 
 
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """static/companion/sw.js from the site's root, where it may keep every page's static shell,
     told the shell's URLs (hashed names in production: a deploy that changes them installs it
