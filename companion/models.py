@@ -13,6 +13,8 @@ from operator import attrgetter
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, models, transaction
+from django.db.models.fields.json import KT
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -179,7 +181,13 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["group", "name"], name="unique_player_name_in_group"),
+            # Mei and mei are one person at the table: names are unique ignoring case.
+            models.UniqueConstraint(
+                models.F("group"),
+                Lower("name"),
+                name="unique_player_name_in_group",
+                violation_error_message=_("Another player on the roster already has this name."),
+            ),
             models.UniqueConstraint(
                 fields=["group", "user"],
                 condition=models.Q(user__isnull=False),
@@ -224,6 +232,15 @@ class ScoringTable(models.Model):
 
     class Meta:
         ordering = ["rules_json__name"]
+        constraints = [
+            # A game names its table by the name inside the rules: one table per name, any case.
+            models.UniqueConstraint(
+                models.F("group"),
+                Lower(KT("rules_json__name")),
+                name="unique_table_name_in_group",
+                violation_error_message=_("The group already has a table with this name."),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.rules.name
