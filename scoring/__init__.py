@@ -25,6 +25,7 @@ from scoring.settle import LastTrick, Levels, Settlement, TakenBack, explain, se
 from scoring.table import Bid, Table, TableError, Teams, TrumpRule, check_bid, default_decks
 from scoring.tricks import Judgement, Lead, Play, ThrowCheck, Verdict, judge
 from scoring.trump import TRUMP, Trump, Trumps
+from scoring.words import Sentence, listed
 
 __all__ = [
     "BIG_JOKER",
@@ -59,6 +60,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "ScoringError",
+    "Sentence",
     "SettleError",
     "Settlement",
     "Side",
@@ -81,6 +83,7 @@ __all__ = [
     "explain",
     "get_rules",
     "judge",
+    "listed",
     "parse_cards",
     "points",
     "replay",

@@ -7,25 +7,32 @@ single line on standard error.
 
 from __future__ import annotations
 
+import gettext as stdlib_gettext
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from scoring.cards import Card, Rank, Suit, check_decks, parse_cards
 from scoring.errors import CardError, ScoringError
 from scoring.game import GameError, GameSetup, GameState, HandResult, PlayedHand, replay
 from scoring.rules import PRESETS, E, Format, Rules, Side, get_rules
-from scoring.settle import LastTrick, Levels, TakenBack, settle
+from scoring.settle import LastTrick, Levels, TakenBack, explain, settle
 from scoring.table import Table
 from scoring.tricks import Play, judge
 from scoring.trump import Trump
+from scoring.words import Gettext, Ngettext, Sentence, english, gettext_noop
 
-USAGE = "usage: python -m scoring judge|settle|game [FILE]"
+USAGE = "usage: python -m scoring [--lang LANG] judge|settle|game [FILE]"
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
+"""The web app's catalogues (``locale/<language>/LC_MESSAGES/django.mo``), read by ``--lang``."""
 
 
-def settle_request(request: object) -> dict[str, object]:
-    """Answer a ``settle`` request."""
+def settle_request(
+    request: object, gettext: Gettext = str, ngettext: Ngettext = english
+) -> dict[str, object]:
+    """Answer a ``settle`` request, its explanation in the language of ``gettext``."""
     data = _object(request, "the request")
     rules = get_rules(data.get("rules", "standard"))
     raw_levels = _object(_required(data, "levels"), "levels")
@@ -57,7 +64,7 @@ def settle_request(request: object) -> dict[str, object]:
         "next_declarers": result.next_declarers.value,
         "game_over": result.game_over,
         "game_winner": result.game_winner.value if result.game_winner else None,
-        "explanation": result.explanation,
+        "explanation": explain(result, gettext, ngettext),
     }
 
 
@@ -83,8 +90,11 @@ def _taken_back(data: Mapping[str, object]) -> TakenBack:
     )
 
 
-def game_request(request: object) -> dict[str, object]:
-    """Answer a ``game`` request: the whole game folded hand by hand."""
+def game_request(
+    request: object, gettext: Gettext = str, ngettext: Ngettext = english
+) -> dict[str, object]:
+    """Answer a ``game`` request: the whole game folded hand by hand, its explanations in the
+    language of ``gettext``."""
     data = _object(request, "the request")
     rules = get_rules(data.get("rules", "standard"))
     players = data.get("players")
@@ -111,7 +121,7 @@ def game_request(request: object) -> dict[str, object]:
             first_declarer=_seat(table, first, "first_declarer") if first is not None else None,
         )
     except GameError as error:
-        raise ScoringError(_named_field(error)) from None
+        raise ScoringError(_named_field(error), said=_hand_said(error)) from None
     if setup.needs_first_declarer and first is None:
         raise ScoringError("first_declarer is missing: nobody bids for the first hand")
     raw_hands = data.get("hands", [])
@@ -120,17 +130,34 @@ def game_request(request: object) -> dict[str, object]:
     try:
         game = replay(setup, _hand_results(table, raw_hands))
     except GameError as error:
-        raise ScoringError(_named_field(error)) from None
+        raise ScoringError(_named_field(error), said=_hand_said(error)) from None
     answer = _state_json(table, game.state)
-    return {"hands": [_hand_json(table, hand) for hand in game.hands], **answer}
+    hands = [
+        _hand_json(table, hand, explain(hand.settlement, gettext, ngettext)) for hand in game.hands
+    ]
+    return {"hands": hands, **answer}
 
 
 def _named_field(error: GameError) -> str:
     """The error's line with the input at fault named, where its own words do not name it."""
+    detail = _detail(error)
+    return f"hand {error.hand}: {detail}" if error.hand is not None else detail
+
+
+def _detail(error: GameError) -> str:
     detail = error.detail
     if error.field and not detail.startswith(error.field):
         detail = f"{error.field}: {detail}"
-    return f"hand {error.hand}: {detail}" if error.hand is not None else detail
+    return detail
+
+
+def _hand_said(error: GameError) -> Sentence:
+    """The error's line for a person at a terminal: the problem in words, after its hand."""
+    problem = error.sentence if error.said else _detail(error)
+    if error.hand is None:
+        return Sentence("{problem}", problem=problem)
+    # Translators: {problem} is a sentence saying what is wrong with hand number {hand}.
+    return Sentence(gettext_noop("Hand {hand}: {problem}"), hand=error.hand, problem=problem)
 
 
 def _hand_results(table: Table, raw_hands: list[object]) -> Iterator[HandResult]:
@@ -139,7 +166,9 @@ def _hand_results(table: Table, raw_hands: list[object]) -> Iterator[HandResult]
         try:
             yield _hand_result(table, number, _object(raw, "the hand"))
         except ScoringError as error:
-            raise GameError(str(error), hand=number) from None
+            raise GameError(
+                str(error), hand=number, said=error.sentence if error.said else ""
+            ) from None
 
 
 def _hand_result(table: Table, number: int, data: Mapping[str, object]) -> HandResult:
@@ -185,7 +214,7 @@ def _state_json(table: Table, state: GameState) -> dict[str, object]:
     }
 
 
-def _hand_json(table: Table, hand: PlayedHand) -> dict[str, object]:
+def _hand_json(table: Table, hand: PlayedHand, explanation: str) -> dict[str, object]:
     return {
         "number": hand.number,
         "declarers": _names(table, hand.declarers),
@@ -194,12 +223,14 @@ def _hand_json(table: Table, hand: PlayedHand) -> dict[str, object]:
         "winner": hand.winner.value,
         "levels_gained": {table.players[seat]: n for seat, n in hand.levels_gained.items()},
         **_state_json(table, hand.after),
-        "explanation": hand.settlement.explanation,
+        "explanation": explanation,
     }
 
 
-def judge_request(request: object) -> dict[str, object]:
-    """Answer a ``judge`` request."""
+def judge_request(
+    request: object, gettext: Gettext = str, ngettext: Ngettext = english
+) -> dict[str, object]:
+    """Answer a ``judge`` request, its reasons in the language of ``gettext``."""
     data = _object(request, "the request")
     rules = get_rules(data.get("rules", "standard"))
     trump = Trump(
@@ -210,7 +241,7 @@ def judge_request(request: object) -> dict[str, object]:
     raw_hands = _object(data.get("hands") or {}, "hands")
     hands = {player: _cards(cards, f"{player}'s hand") for player, cards in raw_hands.items()}
     judgement = judge(rules, trump, _plays(_required(data, "plays")), hands)
-    return judgement.to_json()
+    return judgement.to_json(gettext, ngettext)
 
 
 def judge_input(
@@ -239,30 +270,79 @@ def judge_input(
     }
 
 
-COMMANDS: dict[str, Callable[[object], dict[str, object]]] = {
+COMMANDS: dict[str, Callable[[object, Gettext, Ngettext], dict[str, object]]] = {
     "judge": judge_request,
     "settle": settle_request,
     "game": game_request,
 }
 
 
-def main(argv: list[str], stdin: TextIO | None = None) -> int:
-    """Run one command; 0 with the answer on stdout, 2 with one line on stderr."""
-    if not argv or argv[0] not in COMMANDS or len(argv) > 2:
+def main(argv: list[str], stdin: TextIO | None = None, locale: Path = LOCALE) -> int:
+    """Run one command; 0 with the answer on stdout, 2 with one line on stderr.
+
+    ``--lang LANG`` (a language code such as ``fr`` or ``zh-hans``) puts the sentences a
+    person reads (explanations, reasons, the error line) in that language where ``locale``
+    holds its catalogue, and leaves them in English where it does not; the rest of the answer
+    is the same in every language."""
+    argv, lang = _lang(argv)
+    if not argv or argv[0] not in COMMANDS or len(argv) > 2 or lang == "":
         print(USAGE, file=sys.stderr)
         return 2
     command = COMMANDS[argv[0]]
+    words = catalogue(lang, locale) if lang else None
     try:
         text = _read(argv[1] if len(argv) == 2 else None, stdin or sys.stdin)
         request = _decode(text)
-        answer = command(request)
+        answer = command(request, *((words.gettext, words.ngettext) if words else ()))
     except ScoringError as error:
+        line = error.in_words(words.gettext, words.ngettext) if words else str(error)
         # One line, whatever the request's own strings hold.
-        print(" ".join(str(error).splitlines()), file=sys.stderr)
+        print(" ".join(line.splitlines()), file=sys.stderr)
         return 2
     json.dump(answer, sys.stdout, ensure_ascii=False)
     print()
     return 0
+
+
+def catalogue(lang: str, locale: Path = LOCALE) -> stdlib_gettext.NullTranslations:
+    """The web app's catalogue for ``lang`` (Django's language code: ``fr``, ``zh-hans``), or
+    English (no translation) where ``locale`` holds none.
+
+    >>> catalogue("xx", Path("/nowhere")).gettext("Band {band} ends before it starts.")
+    'Band {band} ends before it starts.'
+    """
+    return stdlib_gettext.translation(
+        "django", localedir=locale, languages=[to_locale(lang)], fallback=True
+    )
+
+
+def to_locale(lang: str) -> str:
+    """A language code as the catalogues' directories are named (as Django's ``to_locale``).
+
+    >>> to_locale("zh-hans"), to_locale("pt-br"), to_locale("fr")
+    ('zh_Hans', 'pt_BR', 'fr')
+    """
+    language, _, country = lang.strip().replace("_", "-").partition("-")
+    if not country:
+        return language.lower()
+    country = country.title() if len(country) > 2 else country.upper()
+    return f"{language.lower()}_{country}"
+
+
+def _lang(argv: list[str]) -> tuple[list[str], str | None]:
+    """The arguments without ``--lang LANG`` (or ``--lang=LANG``), and LANG: None when not
+    given, "" when given without a language."""
+    rest: list[str] = []
+    lang = None
+    args = iter(argv)
+    for arg in args:
+        if arg == "--lang":
+            lang = next(args, "")
+        elif arg.startswith("--lang="):
+            lang = arg.removeprefix("--lang=")
+        else:
+            rest.append(arg)
+    return rest, lang
 
 
 def _read(path: str | None, stdin: TextIO) -> str:
@@ -346,7 +426,7 @@ def _cards(value: object, what: str) -> tuple[Card, ...]:
     try:
         return parse_cards(value)
     except CardError as error:
-        raise ScoringError(f"{what}: {error}") from None
+        raise ScoringError(f"{what}: {error}", said=error.sentence if error.said else "") from None
 
 
 def _plays(value: object) -> list[Play]:

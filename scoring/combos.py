@@ -29,6 +29,7 @@ from scoring.cards import Card
 from scoring.errors import PlayError
 from scoring.rules import Format
 from scoring.trump import FollowSuit, Trump
+from scoring.words import Sentence, gettext_noop
 
 Shape = tuple[int, int]
 """A combination's ``(width, length)``: (1, 1) single, (2, 1) pair, (2, n) tractor of n pairs."""
@@ -309,6 +310,11 @@ def _place(combo: Combo) -> tuple[int, int]:
 def _one_suit(trump: Trump, cards: Sequence[Card]) -> FollowSuit:
     suit = trump.common_suit(cards)
     if suit is None:
-        shown = " ".join(str(card) for card in cards)
-        raise PlayError(f"{shown or 'no cards'} are not cards of one suit (trumps are one suit)")
+        raise PlayError(
+            Sentence(
+                # Translators: {cards} are card codes such as "AH 5S".
+                gettext_noop("{cards} are not cards of one suit (trumps are one suit)."),
+                cards=" ".join(str(card) for card in cards),
+            )
+        )
     return suit

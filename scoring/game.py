@@ -18,11 +18,11 @@ the friends who played a called card); `settle` scores it and the winning side c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.cards import Rank, Suit
-from scoring.errors import RulesError, ScoringError, gettext_noop
+from scoring.errors import RulesError, ScoringError
 from scoring.rules import GameEnd, Rules, Side, Starter
 from scoring.settle import (
     NOTHING_TAKEN_BACK,
@@ -34,6 +34,7 @@ from scoring.settle import (
     settle,
 )
 from scoring.table import Bid, Table, Teams, check_bid
+from scoring.words import Gettext, Ngettext, english, gettext_noop, ngettext
 
 
 class GameError(ScoringError):
@@ -60,9 +61,9 @@ class GameError(ScoringError):
         self.hand = hand
         self.field = field
 
-    def in_words(self, gettext: Callable[[str], str] = str) -> str:
+    def in_words(self, gettext: Gettext = str, ngettext: Ngettext = english) -> str:
         """The problem with the hand as a player reads it, without the hand's number."""
-        return super().in_words(gettext) if self.said else self.detail
+        return super().in_words(gettext, ngettext) if self.said else self.detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,11 @@ class GameSetup:
         for team in table.fixed:
             if len({self.levels[seat] for seat in team}) > 1:
                 raise GameError(
-                    f"{table.names(team)} are a team and share one level", field="levels"
+                    f"{table.names(team)} are a team and share one level",
+                    field="levels",
+                    # Translators: {team} lists the team's players, such as "Mei and Lin".
+                    said=gettext_noop("{team} are a team and share one level."),
+                    values={"team": table.names(team)},
                 )
         if self.first_declarer is not None and self.first_declarer not in table.seats:
             raise GameError(f"no seat {self.first_declarer} at this table", field="first_declarer")
@@ -94,6 +99,12 @@ class GameSetup:
             raise GameError(
                 f"the {self.rules.name} table cannot be played with {table.decks} decks: {error}",
                 field="decks",
+                said=gettext_noop(
+                    # Translators: {rules} is the scoring table's name; {problem} a sentence that
+                    # says what is wrong with it once its bands are scaled to {decks} decks.
+                    "The {rules} table cannot be played with {decks} decks: {problem}"
+                ),
+                values={"rules": self.rules.name, "decks": table.decks, "problem": error.sentence},
             ) from None
 
     @property
@@ -303,6 +314,7 @@ def _check(setup: GameSetup, before: GameState, hand: HandResult) -> None:
     if before.game_over:
         raise GameError(
             f"the game is over: {table.names(before.winners)} won it",
+            # Translators: {winners} lists the players who won, such as "Mei and Lin".
             said=gettext_noop("The game is over: {winners} won it."),
             values={"winners": table.names(before.winners)},
         )
@@ -313,14 +325,16 @@ def _check(setup: GameSetup, before: GameState, hand: HandResult) -> None:
             said=gettext_noop("Choose the declarer among the players at this table."),
         )
     if hand.declarer not in before.next_declarers:
-        starts = table.names(before.next_declarers).replace(" and ", " or ")
+        starts = table.names(before.next_declarers, either=True)
         one = len(before.next_declarers) == 1
         raise GameError(
             f"{table.players[hand.declarer]} cannot start this hand: {starts} "
             f"{'starts' if one else 'may start'} it",
             field="declarer",
+            # Translators: {starts} is the one player who starts the hand.
             said=gettext_noop("{player} cannot start this hand: {starts} starts it.")
             if one
+            # Translators: {starts} is a choice of players, such as "Mei or Lin".
             else gettext_noop("{player} cannot start this hand: {starts} may start it."),
             values={"player": table.players[hand.declarer], "starts": starts},
         )
@@ -362,13 +376,12 @@ def _check_friends(table: Table, hand: HandResult) -> None:
             f"a declarer calls {called} card{'s' if called > 1 else ''}, "
             f"so at most {called} found a friend, got {len(friends)}",
             field="friends",
-            said=gettext_noop(
-                "The declarer calls one card, so one friend at most is found, not {count}."
-            )
-            if called == 1
-            else gettext_noop(
+            said=ngettext(
+                # Translators: {count} is the number of friends entered.
+                "The declarer calls one card, so one friend at most is found, not {count}.",
                 "The declarer calls {called} cards, so {called} friends at most are found, "
-                "not {count}."
+                "not {count}.",
+                called,
             ),
             values={"called": called, "count": len(friends)},
         )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from scoring.errors import RulesError
+from scoring.words import gettext_noop
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -62,9 +63,9 @@ class KittyRule(enum.Enum):
     DOUBLE = "double"
     """×2 whatever the last trick was (the main rule text)."""
     PER_CARD = "per-card"
-    """×2 for a single, else ×2 for each card each player played: a 5-card throw gives ×10 (001)."""
+    """×2 for a single, else ×2 for each card each player played: a 5-card throw gives ×10."""
     PER_PAIR = "per-pair"
-    """×2 for a single, ×4 for a pair, ×8 for a tractor of two pairs, doubling per pair (003)."""
+    """×2 for a single, ×4 for a pair, ×8 for a tractor of two pairs, doubling per pair."""
 
 
 class GameEnd(enum.Enum):
@@ -89,9 +90,10 @@ class TractorFollow(enum.Enum):
     """What a tractor lead obliges a player who holds pairs in the led suit to play."""
 
     TRACTOR = "tractor"
-    """A tractor of the same length if held, else as many pairs as possible (000, 003)."""
+    """A tractor of the same length if held, else as many pairs as possible (the main rule text
+    and the kawu rules)."""
     PAIRS = "pairs"
-    """As many pairs as possible, consecutive or not (001)."""
+    """As many pairs as possible, consecutive or not (the open-ladder rules)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +142,12 @@ class Rules:
     no_trump_level_cards: bool = True
     """Whether a hand without a trump suit trumps the level cards too (False: only the jokers)."""
     description: str = field(default="", compare=False)
+    """The rules in a line, as stored and exported with them (docs/engine-json.md)."""
+    title: str = field(default="", compare=False)
+    """A preset's name as a page shows it, marked for translation (a group's table: none)."""
+    summary: str = field(default="", compare=False)
+    """A preset's rules in a line for players, marked for translation; kept apart from
+    ``description``, which is stored and exported with the rules and so never changes."""
 
     def __post_init__(self) -> None:
         _check_name(self.name)
@@ -147,7 +155,11 @@ class Rules:
         if self.kitty is KittyRule.PER_PAIR and self.throws:
             raise RulesError(
                 "the per-pair kitty rule has no multiplier for a throw: "
-                "choose another kitty rule or forbid throws"
+                "choose another kitty rule or forbid throws",
+                said=gettext_noop(
+                    "The kitty rule that doubles per pair has no multiplier for a throw: "
+                    "choose another kitty rule or forbid throws."
+                ),
             )
         if isinstance(self.throw_penalty, bool) or not isinstance(self.throw_penalty, int):
             raise RulesError(
@@ -156,10 +168,18 @@ class Rules:
         if not 0 <= self.throw_penalty <= MAX_THROW_PENALTY or self.throw_penalty % 5:
             raise RulesError(
                 f"throw_penalty must be a multiple of 5 from 0 to {MAX_THROW_PENALTY}, "
-                f"got {shown(self.throw_penalty)}"
+                f"got {shown(self.throw_penalty)}",
+                said=gettext_noop(
+                    "The penalty per card taken back from a failed throw must be a multiple "
+                    "of 5 from 0 to {top} points, not {value}."
+                ),
+                values={"top": MAX_THROW_PENALTY, "value": _plain(self.throw_penalty)},
             )
         if self.throw_penalty and not self.throws:
-            raise RulesError("a throw penalty needs rules that allow throws")
+            raise RulesError(
+                "a throw penalty needs rules that allow throws",
+                said=gettext_noop("A penalty for failed throws needs rules that allow throws."),
+            )
         if not isinstance(self.no_trump_level_cards, bool):
             raise RulesError(
                 f"no_trump_level_cards must be true or false, got {self.no_trump_level_cards!r}"
@@ -247,7 +267,10 @@ def _band_to_json(band: Band) -> dict[str, object]:
 
 def _check_name(name: object) -> None:
     if not isinstance(name, str) or not name.strip():
-        raise RulesError(f"a rules object needs a name, got {name!r}")
+        raise RulesError(
+            f"a rules object needs a name, got {name!r}",
+            said=gettext_noop("A scoring table needs a name."),
+        )
 
 
 def shown(value: object) -> str:
@@ -261,7 +284,9 @@ def shown(value: object) -> str:
     return repr(value)
 
 
-def _check_points(what: str, value: object, top: int, *, least: int = 0) -> None:
+def _check_points(
+    what: str, value: object, top: int, said: str, *, least: int = 0, band: int | None = None
+) -> None:
     if (
         isinstance(value, bool)
         or not isinstance(value, int)
@@ -269,24 +294,61 @@ def _check_points(what: str, value: object, top: int, *, least: int = 0) -> None
         or value % 5
     ):
         raise RulesError(
-            f"{what} must be a multiple of 5 from {least} to {top}, got {shown(value)}"
+            f"{what} must be a multiple of 5 from {least} to {top}, got {shown(value)}",
+            band=band,
+            said=said,
+            values={"band": band, "least": least, "top": top, "value": _plain(value)},
         )
+
+
+def _plain(value: object) -> str:
+    """A bad value as a player wrote it (a huge number by its size)."""
+    return (
+        str(value)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**100
+        else shown(value)
+    )
 
 
 def _check_bands(bands: tuple[Band, ...], top: int = MAX_BAND_POINTS) -> None:
     """Bands cover every total from 0 up, in order, with no overlap or gap, start and climb
-    within ``top`` points, and never favour the declarers more as the opponents score more."""
+    within ``top`` points, and never favour the declarers more as the opponents score more.
+
+    Each error names its band in ``band`` and in its sentence (``said``), which a form shows
+    beside that band; the message, for ``python -m scoring``, starts with it."""
     if not bands:
-        raise RulesError("a scoring table needs at least one band")
+        raise RulesError(
+            "a scoring table needs at least one band",
+            said=gettext_noop("A scoring table needs at least one band."),
+        )
     expected_low = 0
     for number, band in enumerate(bands, start=1):
         readable = all(shown(bound) == repr(bound) for bound in (band.low, band.high))
         where = f"band {number} ({band.label})" if readable else f"band {number}"
-        _check_points(f"{where}: from", band.low, top)
+        _check_points(
+            f"{where}: from",
+            band.low,
+            top,
+            gettext_noop("Band {band} must start at a multiple of 5 from 0 to {top}, not {value}."),
+            band=number,
+        )
         if band.high is not None:
-            _check_points(f"{where}: to", band.high, top)
+            _check_points(
+                f"{where}: to",
+                band.high,
+                top,
+                gettext_noop(
+                    "Band {band} must end at a multiple of 5 from 0 to {top}, not {value}."
+                ),
+                band=number,
+            )
         if not isinstance(band.winner, Side):
-            raise RulesError(f"{where}: winner must be declarers or opponents")
+            raise RulesError(
+                f"{where}: winner must be declarers or opponents",
+                band=number,
+                said=gettext_noop("Band {band} must be won by the declarers or the opponents."),
+                values={"band": number},
+            )
         if (
             isinstance(band.levels, bool)
             or not isinstance(band.levels, int)
@@ -294,50 +356,126 @@ def _check_bands(bands: tuple[Band, ...], top: int = MAX_BAND_POINTS) -> None:
         ):
             raise RulesError(
                 f"{where}: levels must be a whole number from 0 to {MAX_LEVELS}, "
-                f"got {shown(band.levels)}"
+                f"got {shown(band.levels)}",
+                band=number,
+                said=gettext_noop(
+                    "Band {band} must give a whole number of levels from 0 to {most}, not {value}."
+                ),
+                values={"band": number, "most": MAX_LEVELS, "value": _plain(band.levels)},
             )
         if band.every is not None:
-            _check_points(f"{where}: every", band.every, top, least=5)
+            _check_points(
+                f"{where}: every",
+                band.every,
+                top,
+                gettext_noop(
+                    # Translators: a band where the opponents climb one level more for every so
+                    # many points above its start; {value} is that number of points.
+                    "Band {band} gives one more level every so many points: a multiple of 5 "
+                    "from {least} to {top}, not {value}."
+                ),
+                least=5,
+                band=number,
+            )
         if band.every is not None and band.winner is Side.DECLARERS:
-            raise RulesError(f"{where}: only the opponents can climb more with more points")
+            raise RulesError(
+                f"{where}: only the opponents can climb more with more points",
+                band=number,
+                said=gettext_noop(
+                    "Band {band} is the declarers': only the opponents can climb more with "
+                    "more points."
+                ),
+                values={"band": number},
+            )
         if band.low < expected_low:
             raise RulesError(
-                f"{where} overlaps the band before it, which ends at {expected_low - 5}"
+                f"{where} overlaps the band before it, which ends at {expected_low - 5}",
+                band=number,
+                said=gettext_noop("Band {band} overlaps the band before it, which ends at {end}."),
+                values={"band": number, "end": expected_low - 5},
             )
         if band.low > expected_low:
             gap_high = band.low - 5
             missing = str(gap_high) if gap_high == expected_low else f"{expected_low}–{gap_high}"
-            raise RulesError(f"{where} leaves a gap: no band holds {missing}")
+            raise RulesError(
+                f"{where} leaves a gap: no band holds {missing}",
+                band=number,
+                # Translators: {missing} is a total or a range of totals, such as "40–55".
+                said=gettext_noop("Band {band} leaves a gap: no band holds {missing}."),
+                values={"band": number, "missing": missing},
+            )
         if band.high is not None and band.high < band.low:
-            raise RulesError(f"{where} ends before it starts")
+            raise RulesError(
+                f"{where} ends before it starts",
+                band=number,
+                said=gettext_noop("Band {band} ends before it starts."),
+                values={"band": number},
+            )
         if band.high is None and number != len(bands):
-            raise RulesError(f"{where} is open-ended, so it must be the last band")
+            raise RulesError(
+                f"{where} is open-ended, so it must be the last band",
+                band=number,
+                said=gettext_noop("Band {band} has no upper end, so it must be the last band."),
+                values={"band": number},
+            )
         if number > 1:
-            _check_order(bands[number - 2], band, where)
+            _check_order(bands[number - 2], band, where, number)
         expected_low = band.high + 5 if band.high is not None else expected_low
     if bands[-1].high is not None:
         raise RulesError(
-            f"the last band must have no upper end: no band holds {bands[-1].high + 5} or more"
+            f"the last band must have no upper end: no band holds {bands[-1].high + 5} or more",
+            band=len(bands),
+            said=gettext_noop(
+                "The last band must have no upper end: no band holds {total} or more."
+            ),
+            values={"total": bands[-1].high + 5},
         )
     if bands[0].winner is not Side.DECLARERS or bands[-1].winner is not Side.OPPONENTS:
-        raise RulesError("a table must start with a declarers' band and end with an opponents' one")
+        raise RulesError(
+            "a table must start with a declarers' band and end with an opponents' one",
+            said=gettext_noop(
+                "A scoring table must start with a band the declarers win and end with one "
+                "the opponents win."
+            ),
+        )
 
 
-def _check_order(before: Band, band: Band, where: str) -> None:
+def _check_order(before: Band, band: Band, where: str, number: int) -> None:
     """More opponents' points never help the declarers."""
     if before.winner is Side.OPPONENTS and band.winner is Side.DECLARERS:
-        raise RulesError(f"{where}: the declarers cannot win above a band the opponents win")
+        raise RulesError(
+            f"{where}: the declarers cannot win above a band the opponents win",
+            band=number,
+            said=gettext_noop(
+                "The declarers cannot win band {band}: the opponents win the band before it."
+            ),
+            values={"band": number},
+        )
     if before.winner is band.winner is Side.DECLARERS and band.levels > before.levels:
         raise RulesError(
             f"{where}: the declarers cannot climb more ({band.levels}) than in the band before "
-            f"({before.levels}) when the opponents score more"
+            f"({before.levels}) when the opponents score more",
+            band=number,
+            said=gettext_noop(
+                # Translators: {levels} and {before} are numbers of levels.
+                "In band {band} the declarers cannot climb more ({levels}) than in the band "
+                "before ({before}): the opponents score more there."
+            ),
+            values={"band": number, "levels": band.levels, "before": before.levels},
         )
     if before.winner is band.winner is Side.OPPONENTS:
         before_top = before.levels_for(before.high if before.high is not None else before.low)
         if band.levels < before_top:
             raise RulesError(
                 f"{where}: the opponents cannot climb less ({band.levels}) than in the band "
-                f"before ({before_top}) when they score more"
+                f"before ({before_top}) when they score more",
+                band=number,
+                said=gettext_noop(
+                    # Translators: {levels} and {before} are numbers of levels.
+                    "In band {band} the opponents cannot climb less ({levels}) than in the band "
+                    "before ({before}): they score more there."
+                ),
+                values={"band": number, "levels": band.levels, "before": before_top},
             )
 
 
@@ -351,6 +489,12 @@ STANDARD = Rules(
     name="standard",
     description="Kitty ×2; 80 or more takes the deal without climbing; "
     "the declarers win by holding at A.",
+    # Translators: the name of the preset rules of the main rule text.
+    title=gettext_noop("Standard"),
+    summary=gettext_noop(
+        "The main rule text: the kitty counts twice; with 80 points or more the opponents "
+        "take the deal without climbing; the declarers win the game by holding at A."
+    ),
     bands=_bands(
         (0, 0, "declarers", 3),
         (5, 35, "declarers", 2),
@@ -364,6 +508,14 @@ OPEN_LADDER = Rules(
     name="open-ladder",
     description="Kitty ×2 per card in the last trick; throws with a 10-point penalty per card "
     "taken back; the first team past A wins; without a trump suit only the jokers are trumps.",
+    # Translators: the name of preset rules where the opponents keep climbing with more points.
+    title=gettext_noop("Open ladder"),
+    summary=gettext_noop(
+        "The opponents climb from 120 points; the kitty counts twice for each card each player "
+        "played to the last trick; throws are allowed, at 10 points per card taken back from "
+        "a failed one; the first team past A wins; without a trump suit only the jokers are "
+        "trumps."
+    ),
     bands=_bands(
         (0, 0, "declarers", 3),
         (5, 35, "declarers", 2),
@@ -388,6 +540,13 @@ KAWU = Rules(
     name="kawu",
     description="Kitty ×2 single, ×4 pair, ×8 tractor of two pairs, doubling per pair; "
     "no throws; the declarers win by holding at A.",
+    # Translators: the name of the preset rules published with the kawu card game.
+    title=gettext_noop("Kawu"),
+    summary=gettext_noop(
+        "The opponents climb from 120 points; the kitty counts 2 times after a single, 4 times "
+        "after a pair, 8 times after a tractor of two pairs, doubling for each pair more; no "
+        "throws; the declarers win the game by holding at A."
+    ),
     bands=_bands(
         (0, 0, "declarers", 3),
         (5, 35, "declarers", 2),
@@ -405,6 +564,12 @@ holding at A."""
 SIMPLIFIED = Rules(
     name="simplified",
     description="The side that wins the hand climbs exactly 1 level.",
+    # Translators: the name of preset rules with a one-level climb for every hand.
+    title=gettext_noop("Simplified"),
+    summary=gettext_noop(
+        "The side that wins the hand climbs exactly 1 level; with 80 points or more the "
+        "opponents take the deal."
+    ),
     bands=_bands(
         (0, 75, "declarers", 1),
         (80, None, "opponents", 1),
@@ -480,25 +645,25 @@ def rules_from_json(data: Mapping[str, object]) -> Rules:
 
 def _band_from_json(number: int, raw: object) -> Band:
     if not isinstance(raw, Mapping):
-        raise RulesError(f"band {number} must be an object, got {raw!r}")
+        raise RulesError(f"band {number} must be an object, got {raw!r}", band=number)
     unknown = set(raw) - _BAND_KEYS
     if unknown:
-        raise RulesError(f"band {number}: unknown key {sorted(unknown)[0]!r}")
+        raise RulesError(f"band {number}: unknown key {sorted(unknown)[0]!r}", band=number)
     for key in ("from", "winner", "levels"):
         if key not in raw:
-            raise RulesError(f"band {number} needs {key!r}")
+            raise RulesError(f"band {number} needs {key!r}", band=number)
     return Band(
         low=raw["from"],  # type: ignore[arg-type]
         high=raw.get("to"),  # type: ignore[arg-type]
-        winner=_enum(Side, f"band {number}: winner", raw["winner"]),
+        winner=_enum(Side, f"band {number}: winner", raw["winner"], band=number),
         levels=raw["levels"],  # type: ignore[arg-type]
         every=raw.get("every"),  # type: ignore[arg-type]
     )
 
 
-def _enum(kind: type[E], what: str, value: object) -> E:
+def _enum(kind: type[E], what: str, value: object, *, band: int | None = None) -> E:
     try:
         return kind(value)
     except ValueError:
         choices = ", ".join(member.value for member in kind)
-        raise RulesError(f"{what} must be one of {choices}, got {value!r}") from None
+        raise RulesError(f"{what} must be one of {choices}, got {value!r}", band=band) from None

@@ -8,21 +8,22 @@
 ...     kitty_points=20,
 ...     last_trick=LastTrick(Side.OPPONENTS, Format.PAIR, 2),
 ... )
->>> result.explanation
-'Opponents 65 + kitty 20 × 4 = 145: 120–155, opponents take the deal and climb 1'
+>>> print(result.explanation)  # doctest: +NORMALIZE_WHITESPACE
+Opponents 65 + kitty 20 × 4 = 145 points.
+In the 120–155 band, the opponents take the deal and climb 1 level.
 >>> str(result.levels.opponents), result.next_declarers.value
 ('4', 'opponents')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Rank, check_decks
-from scoring.errors import ScoringError, SettleError, gettext_noop
+from scoring.errors import ScoringError, SettleError
 from scoring.rules import Band, Format, GameEnd, Rules, Side, get_rules, shown
 from scoring.table import KITTY_POINTS_PER_CARD, MIN_KITTY, MIN_PLAYERS, deal
+from scoring.words import Gettext, Ngettext, english, gettext_noop
 
 MAX_KITTY = 12
 """The most kitty cards a deal leaves: a table can agree on a bigger kitty than the least."""
@@ -131,56 +132,175 @@ class Settlement:
         return explain(self)
 
 
-def explain(settlement: Settlement, gettext: Callable[[str], str] = str) -> str:
-    """The settlement as a player reads it. ``gettext`` translates each sentence pattern
-    before it is filled in (the web app passes Django's); the default keeps the English."""
-    s = settlement
+def explain(settlement: Settlement, gettext: Gettext = str, ngettext: Ngettext = english) -> str:
+    """The settlement as a player reads it: how the opponents' total adds up, then what it does
+    to the game. ``gettext`` and ``ngettext`` translate each whole sentence before it is filled
+    in (the web app passes Django's); the defaults keep the English."""
+    return gettext("{score} {outcome}").format(
+        score=_score(settlement, gettext, ngettext),
+        outcome=_outcome(settlement, gettext, ngettext),
+    )
+
+
+def _score(s: Settlement, gettext: Gettext, ngettext: Ngettext) -> str:
+    """The opponents' total as a sum a player can check."""
+    values = {
+        "points": s.opponent_points,
+        "kitty": s.kitty_points,
+        "multiplier": s.kitty_multiplier,
+        "penalty": abs(s.throw_penalty),
+        "total": s.opponent_total,
+    }
+    n = s.opponent_total
     if s.last_trick.winner is Side.OPPONENTS:
-        score = gettext("Opponents {points} + kitty {kitty} × {multiplier}")
+        if s.throw_penalty > 0:
+            said = ngettext(
+                # Translators: the opponents' total: their card points, the kitty's points times
+                # the last trick's multiplier, and points from the declarers' failed throws.
+                "Opponents {points} + kitty {kitty} × {multiplier} + {penalty} for failed "
+                "throws = {total} point.",
+                "Opponents {points} + kitty {kitty} × {multiplier} + {penalty} for failed "
+                "throws = {total} points.",
+                n,
+            )
+        elif s.throw_penalty < 0:
+            said = ngettext(
+                # Translators: the opponents' total: their card points, the kitty's points times
+                # the last trick's multiplier, less the points of their own failed throws.
+                "Opponents {points} + kitty {kitty} × {multiplier} − {penalty} for failed "
+                "throws = {total} point.",
+                "Opponents {points} + kitty {kitty} × {multiplier} − {penalty} for failed "
+                "throws = {total} points.",
+                n,
+            )
+        else:
+            said = ngettext(
+                # Translators: the opponents' total: their card points and the kitty's points
+                # times the last trick's multiplier.
+                "Opponents {points} + kitty {kitty} × {multiplier} = {total} point.",
+                "Opponents {points} + kitty {kitty} × {multiplier} = {total} points.",
+                n,
+            )
     elif s.kitty_points:
-        score = gettext("Opponents {points} (the declarers took the last trick and the kitty)")
-    else:
-        score = gettext("Opponents {points}")
-    if s.throw_penalty > 0:
-        score += gettext(" + {penalty} for failed throws")
+        if s.throw_penalty > 0:
+            said = ngettext(
+                "Opponents {points} + {penalty} for failed throws = {total} point "
+                "(the declarers took the last trick and the kitty).",
+                "Opponents {points} + {penalty} for failed throws = {total} points "
+                "(the declarers took the last trick and the kitty).",
+                n,
+            )
+        elif s.throw_penalty < 0:
+            said = ngettext(
+                "Opponents {points} − {penalty} for failed throws = {total} point "
+                "(the declarers took the last trick and the kitty).",
+                "Opponents {points} − {penalty} for failed throws = {total} points "
+                "(the declarers took the last trick and the kitty).",
+                n,
+            )
+        else:
+            said = ngettext(
+                "Opponents {points} point (the declarers took the last trick and the kitty).",
+                "Opponents {points} points (the declarers took the last trick and the kitty).",
+                n,
+            )
+    elif s.throw_penalty > 0:
+        said = ngettext(
+            "Opponents {points} + {penalty} for failed throws = {total} point.",
+            "Opponents {points} + {penalty} for failed throws = {total} points.",
+            n,
+        )
     elif s.throw_penalty < 0:
-        score += gettext(" − {penalty} for failed throws")
-    if s.kitty_bonus or s.throw_penalty or s.last_trick.winner is Side.OPPONENTS:
-        score += gettext(" = {total}")
+        said = ngettext(
+            "Opponents {points} − {penalty} for failed throws = {total} point.",
+            "Opponents {points} − {penalty} for failed throws = {total} points.",
+            n,
+        )
+    else:
+        said = ngettext("Opponents {points} point.", "Opponents {points} points.", n)
+    return said.format(**values)
+
+
+def _outcome(s: Settlement, gettext: Gettext, ngettext: Ngettext) -> str:
+    """What the total does to the game, in the band of the scoring table that holds it."""
+    n = s.levels_gained
     declarers = s.winner is Side.DECLARERS
     if s.game_over and not s.past_ace:
-        outcome = gettext("declarers hold at A and win the game")
+        # Translators: {band} is a band of the scoring table, the range of the opponents'
+        # totals that holds theirs, such as 40–75 or 80+.
+        said = gettext("In the {band} band, the declarers hold at A and win the game.")
     elif s.game_over and declarers:
-        outcome = gettext("declarers climb {levels} and pass A: declarers win the game")
-    elif s.game_over:
-        outcome = gettext(
-            "opponents take the deal and climb {levels}, passing A: opponents win the game"
+        said = ngettext(
+            # Translators: {band} is a band of the scoring table, the range of the opponents'
+            # totals that holds theirs, such as 40–75 or 80+.
+            "In the {band} band, the declarers climb {levels} level and pass A: they win the game.",
+            "In the {band} band, the declarers climb {levels} levels and pass A: "
+            "they win the game.",
+            n,
         )
-    elif declarers and not s.levels_gained:
-        outcome = gettext("declarers keep the deal")
+    elif s.game_over:
+        said = ngettext(
+            # Translators: {band} is a band of the scoring table, the range of the opponents'
+            # totals that holds theirs, such as 40–75 or 80+.
+            "In the {band} band, the opponents take the deal and climb {levels} level, "
+            "passing A: they win the game.",
+            "In the {band} band, the opponents take the deal and climb {levels} levels, "
+            "passing A: they win the game.",
+            n,
+        )
+    elif declarers and not n:
+        # Translators: {band} is a band of the scoring table, the range of the opponents'
+        # totals that holds theirs, such as 40–75 or 80+.
+        said = gettext("In the {band} band, the declarers keep the deal.")
     elif declarers and s.stopped_at_ace:
-        outcome = gettext("declarers climb {levels}, stopping at A")
+        said = ngettext(
+            # Translators: {band} is a band of the scoring table, the range of the opponents'
+            # totals that holds theirs, such as 40–75 or 80+.
+            "In the {band} band, the declarers climb {levels} level, stopping at A.",
+            "In the {band} band, the declarers climb {levels} levels, stopping at A.",
+            n,
+        )
     elif declarers and s.short_handed:
-        outcome = gettext("declarers climb {levels}, one more for holding short-handed")
+        said = ngettext(
+            # Translators: {band} is a band of the scoring table, the range of the opponents'
+            # totals that holds theirs, such as 40–75 or 80+.
+            "In the {band} band, the declarers climb {levels} level, one more for holding "
+            "short-handed.",
+            "In the {band} band, the declarers climb {levels} levels, one more for holding "
+            "short-handed.",
+            n,
+        )
     elif declarers:
-        outcome = gettext("declarers climb {levels}")
-    elif not s.levels_gained:
-        outcome = gettext("opponents take the deal")
+        said = ngettext(
+            # Translators: {band} is a band of the scoring table, the range of the opponents'
+            # totals that holds theirs, such as 40–75 or 80+.
+            "In the {band} band, the declarers climb {levels} level.",
+            "In the {band} band, the declarers climb {levels} levels.",
+            n,
+        )
+    elif not n:
+        # Translators: {band} is a band of the scoring table, the range of the opponents'
+        # totals that holds theirs, such as 40–75 or 80+.
+        said = gettext("In the {band} band, the opponents take the deal.")
     elif s.stopped_at_ace:
-        outcome = gettext("opponents take the deal and climb {levels}, stopping at A")
+        said = ngettext(
+            # Translators: {band} is a band of the scoring table, the range of the opponents'
+            # totals that holds theirs, such as 40–75 or 80+.
+            "In the {band} band, the opponents take the deal and climb {levels} level, "
+            "stopping at A.",
+            "In the {band} band, the opponents take the deal and climb {levels} levels, "
+            "stopping at A.",
+            n,
+        )
     else:
-        outcome = gettext("opponents take the deal and climb {levels}")
-    return gettext("{score}: {band}, {outcome}").format(
-        score=score.format(
-            points=s.opponent_points,
-            kitty=s.kitty_points,
-            multiplier=s.kitty_multiplier,
-            penalty=abs(s.throw_penalty),
-            total=s.opponent_total,
-        ),
-        band=s.band.label,
-        outcome=outcome.format(levels=s.levels_gained),
-    )
+        said = ngettext(
+            # Translators: {band} is a band of the scoring table, the range of the opponents'
+            # totals that holds theirs, such as 40–75 or 80+.
+            "In the {band} band, the opponents take the deal and climb {levels} level.",
+            "In the {band} band, the opponents take the deal and climb {levels} levels.",
+            n,
+        )
+    return said.format(band=s.band.label, levels=n)
 
 
 def settle(

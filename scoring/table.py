@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Suit, check_decks
-from scoring.errors import ScoringError, gettext_noop
+from scoring.errors import ScoringError
+from scoring.words import Sentence, gettext_noop, listed
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
@@ -323,12 +324,10 @@ class Table:
         except ValueError:
             raise TableError(f"{name!r} is not one of the players", field="players") from None
 
-    def names(self, seats: Sequence[int]) -> str:
-        """Seats as players read them: ``Mei``, ``Mei and Lin``, ``Mei, Lin and Wei``."""
-        names = [self.players[seat] for seat in seats]
-        if len(names) <= 1:
-            return "".join(names)
-        return f"{', '.join(names[:-1])} and {names[-1]}"
+    def names(self, seats: Sequence[int], *, either: bool = False) -> Sentence:
+        """Seats as players read them: ``Mei``, ``Mei and Lin``, ``Mei, Lin and Wei`` (with
+        ``either``: ``Mei or Lin``), in any language by :meth:`Sentence.in_words`."""
+        return listed([self.players[seat] for seat in seats], either=either)
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {

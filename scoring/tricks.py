@@ -60,6 +60,16 @@ from scoring.combos import (
 from scoring.errors import CardError, PlayError
 from scoring.rules import Format, Rules, TractorFollow
 from scoring.trump import TRUMP, FollowSuit, Trump, suit_name
+from scoring.words import (
+    Gettext,
+    Ngettext,
+    Plural,
+    Sentence,
+    english,
+    gettext_noop,
+    listed,
+    ngettext,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +97,13 @@ class Lead:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """Whether one play was legal: None where the player's hand was not given and the play has
-    the lead's number of cards; a reason whenever it was not."""
+    the lead's number of cards; a reason whenever it was not, a sentence in English that
+    :meth:`~scoring.words.Sentence.in_words` puts in the player's language."""
 
     player: str
     cards: tuple[Card, ...]
     legal: bool | None
-    reason: str | None = None
+    reason: Sentence | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +135,9 @@ class Judgement:
     points: int
     throw: ThrowCheck | None = None
 
-    def to_json(self) -> dict[str, object]:
-        """The verdict as docs/engine-json.md's ``judge`` answers it.
+    def to_json(self, gettext: Gettext = str, ngettext: Ngettext = english) -> dict[str, object]:
+        """The verdict as docs/engine-json.md's ``judge`` answers it, its reasons in the
+        language of ``gettext`` and ``ngettext`` (English by default).
 
         >>> from scoring.cards import Rank, Suit, parse_cards
         >>> from scoring.rules import get_rules
@@ -143,7 +155,11 @@ class Judgement:
                     "player": verdict.player,
                     "cards": [str(card) for card in verdict.cards],
                     "legal": verdict.legal,
-                    **({"reason": verdict.reason} if verdict.legal is False else {}),
+                    **(
+                        {"reason": verdict.reason.in_words(gettext, ngettext)}
+                        if verdict.legal is False and verdict.reason is not None
+                        else {}
+                    ),
                 }
                 for verdict in self.plays
             ],
@@ -214,23 +230,47 @@ def read_lead(rules: Rules, trump: Trump, play: Play) -> Lead:
     scoring.errors.PlayError: P1's lead AH KH is a throw (AH, KH), which the kawu rules forbid: lead a single, a pair or a tractor
     """  # noqa: E501
     if not play.cards:
-        raise PlayError(f"{play.player}'s lead has no cards", play.player, "play")
+        raise PlayError(
+            Sentence(gettext_noop("{player}'s lead has no cards"), player=play.player),
+            play.player,
+            "play",
+        )
     suit = trump.common_suit(play.cards)
     if suit is None:
-        suits = " and ".join(suit_name(s) for s in dict.fromkeys(map(trump.suit_of, play.cards)))
+        suits = listed([suit_name(s) for s in dict.fromkeys(map(trump.suit_of, play.cards))])
         raise PlayError(
-            f"{play.player}'s lead {_show(play.cards)} mixes {suits}: every lead, a throw too, "
-            "is of one suit (trumps count as one suit)",
+            Sentence(
+                gettext_noop(
+                    # Translators: {cards} are card codes such as "AH 5S"; {suits} lists suits'
+                    # names, such as "hearts and trumps".
+                    "{player}'s lead {cards} mixes {suits}: every lead, a throw too, is of one "
+                    "suit (trumps count as one suit)"
+                ),
+                player=play.player,
+                cards=_show(play.cards),
+                suits=suits,
+            ),
             play.player,
             "play",
         )
     combos = decompose(trump, play.cards)
     format = combos[0].format if len(combos) == 1 else Format.THROW
     if format is Format.THROW and not rules.throws:
-        parts = ", ".join(str(combo) for combo in combos)
         raise PlayError(
-            f"{play.player}'s lead {_show(play.cards)} is a throw ({parts}), which the "
-            f"{rules.name} rules forbid: lead a single, a pair or a tractor",
+            Sentence(
+                gettext_noop(
+                    # Translators: {cards} are card codes such as "AH KH"; {parts} the same cards
+                    # read as singles, pairs and tractors, such as "AH, KH"; {rules} the rules'
+                    # name, such as "kawu".
+                    "{player}'s lead {cards} is a throw ({parts}), which the {rules} rules "
+                    "forbid: lead a single, a pair or a tractor"
+                ),
+                player=play.player,
+                cards=_show(play.cards),
+                # Card notation, not words: combinations in a row as docs/engine-json.md writes.
+                parts=", ".join(str(combo) for combo in combos),
+                rules=rules.name,
+            ),
             play.player,
             "play",
         )
@@ -243,7 +283,7 @@ def follow_fault(
     lead: Lead,
     play: Play,
     hand: Sequence[Card] | None,
-) -> str | None:
+) -> Sentence | None:
     """Why ``play`` breaks the following rules, given the player's ``hand`` before the trick;
     None if it does not, or if the hand is unknown and the play has the lead's number of cards.
 
@@ -257,7 +297,17 @@ def follow_fault(
     """
     count, led = len(lead.cards), len(play.cards)
     if led != count:
-        return f"{play.player} played {_cards(led)} to a lead of {count}"
+        return Sentence(
+            ngettext(
+                # Translators: {lead} is the number of cards led.
+                "{player} played {count} card to a lead of {lead}",
+                "{player} played {count} cards to a lead of {lead}",
+                led,
+            ),
+            player=play.player,
+            count=led,
+            lead=count,
+        )
     if hand is None:
         return None
     suit = lead.suit
@@ -349,22 +399,53 @@ def _takes(
 
 def _check_trick(trump: Trump, plays: Sequence[Play], hands: Mapping[str, Sequence[Card]]) -> None:
     if not plays:
-        raise PlayError("plays is empty: a trick needs at least its lead")
+        raise PlayError(Sentence(gettext_noop("plays is empty: a trick needs at least its lead")))
     seen: set[str] = set()
     for play in plays:
         if play.player in seen:
-            raise PlayError(f"{play.player} plays twice in this trick", play.player, "play")
+            raise PlayError(
+                Sentence(gettext_noop("{player} plays twice in this trick"), player=play.player),
+                play.player,
+                "play",
+            )
         seen.add(play.player)
     given = [(player, "hand", hand) for player, hand in hands.items()]
     for part in given:
-        _copies(trump, [part], f"{part[0]}'s hand")
+        _copies(
+            trump,
+            [part],
+            ngettext(
+                "{player}'s hand: {card} appears {count} time, but {decks} decks hold only {decks}",
+                "{player}'s hand: {card} appears {count} times, but {decks} decks hold only "
+                "{decks}",
+                0,
+            ),
+        )
     for play in plays:
         if play.player in hands:
             _check_in_hand(play, hands[play.player])
     played = [(play.player, "play", play.cards) for play in plays]
-    _copies(trump, played, "the plays")
+    _copies(
+        trump,
+        played,
+        ngettext(
+            "the plays: {card} appears {count} time, but {decks} decks hold only {decks}",
+            "the plays: {card} appears {count} times, but {decks} decks hold only {decks}",
+            0,
+        ),
+    )
     unseen = [part for part in played if part[0] not in hands]
-    _copies(trump, [*given, *unseen], "the hands and plays together")
+    _copies(
+        trump,
+        [*given, *unseen],
+        ngettext(
+            "the hands and plays together: {card} appears {count} time, but {decks} decks "
+            "hold only {decks}",
+            "the hands and plays together: {card} appears {count} times, but {decks} decks "
+            "hold only {decks}",
+            0,
+        ),
+    )
 
 
 def _check_in_hand(play: Play, hand: Sequence[Card]) -> None:
@@ -372,24 +453,45 @@ def _check_in_hand(play: Play, hand: Sequence[Card]) -> None:
     for card, count in Counter(play.cards).items():
         if held[card] == 0:
             raise PlayError(
-                f"{play.player}'s play: {card} is not in {play.player}'s hand", play.player, "play"
+                Sentence(
+                    gettext_noop("{player}'s play: {card} is not in {player}'s hand"),
+                    player=play.player,
+                    card=str(card),
+                ),
+                play.player,
+                "play",
             )
         if held[card] < count:
             raise PlayError(
-                f"{play.player}'s play: {card} is played {count} times, "
-                f"but {play.player}'s hand holds {held[card]}",
+                Sentence(
+                    ngettext(
+                        # Translators: {held} is how many of that card the player's hand holds.
+                        "{player}'s play: {card} is played {count} time, but {player}'s hand "
+                        "holds {held}",
+                        "{player}'s play: {card} is played {count} times, but {player}'s hand "
+                        "holds {held}",
+                        count,
+                    ),
+                    player=play.player,
+                    card=str(card),
+                    count=count,
+                    held=held[card],
+                ),
                 play.player,
                 "play",
             )
 
 
-def _copies(trump: Trump, parts: Sequence[tuple[str, str, Sequence[Card]]], where: str) -> None:
+def _copies(trump: Trump, parts: Sequence[tuple[str, str, Sequence[Card]]], said: Plural) -> None:
     """Raise if the cards of ``parts`` (player, "play" or "hand", cards) name a card more often
-    than the decks hold; the error blames the part that went over."""
+    than the decks hold, in the words of ``said`` (its count filled in here); the error blames
+    the part that went over."""
     try:
         check_copies((card for _, _, cards in parts for card in cards), trump.decks)
     except CardError as error:
-        raise PlayError(f"{where}: {error}", *_first_over(parts, trump.decks)) from None
+        values = error.values
+        sentence = Sentence(said._replace(count=values["count"]), player=parts[0][0], **values)
+        raise PlayError(sentence, *_first_over(parts, trump.decks)) from None
 
 
 def _first_over(
@@ -403,12 +505,48 @@ def _first_over(
     return None, None
 
 
-def _suit_reason(player: str, suit: FollowSuit, held: int, followed: int, count: int) -> str:
+def _suit_reason(player: str, suit: FollowSuit, held: int, followed: int, count: int) -> Sentence:
+    values = {
+        "player": player,
+        "held": held,
+        "played": followed,
+        "lead": count,
+        "suit": suit_name(suit, held),
+    }
     if held == 1:
-        return f"{player} had 1 {suit_name(suit, 1)} left and did not play it"
-    played = f"only {followed} of them" if followed else "none of them"
-    reason = f"{player} had {held} {suit_name(suit)} left and played {played}"
-    return reason + (f" to a lead of {count}" if held > count else "")
+        # Translators: {suit} is a suit's name for one card of it ("heart", "trump").
+        said = gettext_noop("{player} had 1 {suit} left and did not play it")
+    elif not followed and held > count:
+        said = ngettext(
+            # Translators: {suit} is a suit's name for {held} cards of it ("hearts", "trumps");
+            # {lead} is the number of cards led.
+            "{player} had {held} {suit} left and played none of it to a lead of {lead}",
+            "{player} had {held} {suit} left and played none of them to a lead of {lead}",
+            held,
+        )
+    elif not followed:
+        said = ngettext(
+            # Translators: {suit} is a suit's name for {held} cards of it ("hearts", "trumps").
+            "{player} had {held} {suit} left and played none of it",
+            "{player} had {held} {suit} left and played none of them",
+            held,
+        )
+    elif held > count:
+        said = ngettext(
+            # Translators: {suit} is a suit's name for {held} cards of it ("hearts", "trumps");
+            # {lead} is the number of cards led.
+            "{player} had {held} {suit} left and played only {played} of it to a lead of {lead}",
+            "{player} had {held} {suit} left and played only {played} of them to a lead of {lead}",
+            held,
+        )
+    else:
+        said = ngettext(
+            # Translators: {suit} is a suit's name for {held} cards of it ("hearts", "trumps").
+            "{player} had {held} {suit} left and played only {played} of it",
+            "{player} had {held} {suit} left and played only {played} of them",
+            held,
+        )
+    return Sentence(said, **values)
 
 
 def _tractor_reason(
@@ -418,46 +556,128 @@ def _tractor_reason(
     held: Sequence[Card],
     lengths: Sequence[int],
     could: int,
-) -> str:
+) -> Sentence:
     if len(lengths) == 1:
         length = lengths[0]
-        example = highest(trump, held, (2, length))
-        return (
-            f"{player} held the tractor {example} in {suit_name(suit)} "
-            f"and had to play a tractor of {length} pairs"
+        return Sentence(
+            ngettext(
+                # Translators: {tractor} is card codes such as "7H 7H 8H 8H"; {suit} a suit's
+                # name as in "in hearts", "in trumps"; {pairs} the lead's number of pairs.
+                "{player} held the tractor {tractor} in {suit} and had to play a tractor of "
+                "{pairs} pair",
+                "{player} held the tractor {tractor} in {suit} and had to play a tractor of "
+                "{pairs} pairs",
+                length,
+            ),
+            player=player,
+            tractor=str(highest(trump, held, (2, length))),
+            suit=suit_name(suit),
+            pairs=length,
         )
-    return (
-        f"{player} held tractors in {suit_name(suit)} to match {could} of the lead's "
-        f"{len(lengths)} tractors and had to play them"
+    return Sentence(
+        ngettext(
+            # Translators: {suit} is a suit's name as in "in hearts", "in trumps"; {could} is how
+            # many of the lead's {count} tractors the player could match.
+            "{player} held tractors in {suit} to match {could} of the lead's {count} tractors "
+            "and had to play it",
+            "{player} held tractors in {suit} to match {could} of the lead's {count} tractors "
+            "and had to play them",
+            could,
+        ),
+        player=player,
+        suit=suit_name(suit),
+        could=could,
+        count=len(lengths),
     )
 
 
 def _pairs_reason(
     player: str, suit: FollowSuit, held: Sequence[Combo], needed: int, played: int
-) -> str:
+) -> Sentence:
+    values: dict[str, object] = {
+        "player": player,
+        "suit": suit_name(suit),
+        "pairs": listed([str(pair) for pair in held]),
+        "needed": needed,
+        "played": played,
+    }
     if len(held) == 1:
-        return f"{player} held the pair {held[0]} in {suit_name(suit)} and had to play it"
-    listed = ", ".join(str(pair) for pair in held[:-1]) + f" and {held[-1]}"
-    if needed == len(held):
-        which = "both" if needed == 2 else "all of them"
+        # Translators: {pair} is card codes such as "7H 7H"; {suit} a suit's name as in
+        # "in hearts", "in trumps".
+        said = gettext_noop("{player} held the pair {pair} in {suit} and had to play it")
+        values["pair"] = str(held[0])
+    elif needed == len(held) == 2 and played:
+        said = gettext_noop(
+            # Translators: {pairs} lists two pairs' card codes; {played} is the pairs played.
+            "{player} held the pairs {pairs} in {suit} and had to play both, not {played}"
+        )
+    elif needed == len(held) == 2:
+        # Translators: {pairs} lists two pairs' card codes, such as "7H 7H and 9H 9H".
+        said = gettext_noop("{player} held the pairs {pairs} in {suit} and had to play both")
+    elif needed == len(held) and played:
+        said = gettext_noop(
+            # Translators: {pairs} lists the pairs' card codes; {played} is the pairs played.
+            "{player} held the pairs {pairs} in {suit} and had to play all of them, not {played}"
+        )
+    elif needed == len(held):
+        # Translators: {pairs} lists the pairs' card codes, such as "7H 7H, 8H 8H and 9H 9H".
+        said = gettext_noop("{player} held the pairs {pairs} in {suit} and had to play all of them")
+    elif played:
+        said = ngettext(
+            # Translators: {pairs} lists the pairs' card codes; {needed} is how many of them the
+            # player had to play, {played} how many pairs they played.
+            "{player} held the pairs {pairs} in {suit} and had to play {needed} of them, "
+            "not {played}",
+            "{player} held the pairs {pairs} in {suit} and had to play {needed} of them, "
+            "not {played}",
+            needed,
+        )
+    elif needed == 1:
+        # Translators: {pairs} lists the pairs' card codes, such as "7H 7H and 9H 9H".
+        said = gettext_noop("{player} held the pairs {pairs} in {suit} and had to play one of them")
     else:
-        which = "one of them" if needed == 1 else f"{needed} of them"
-    reason = f"{player} held the pairs {listed} in {suit_name(suit)} and had to play {which}"
-    return reason + (f", not {played}" if played else "")
+        said = ngettext(
+            # Translators: {pairs} lists the pairs' card codes; {needed} is how many of them the
+            # player had to play.
+            "{player} held the pairs {pairs} in {suit} and had to play {needed} of them",
+            "{player} held the pairs {pairs} in {suit} and had to play {needed} of them",
+            needed,
+        )
+    return Sentence(said, **values)
 
 
-def _throw_reason(lead: Lead, throw: ThrowCheck) -> str:
+def _throw_reason(lead: Lead, throw: ThrowCheck) -> Sentence:
     assert throw.forced is not None
-    taken_back = len(lead.cards) - len(throw.forced.cards)
-    reason = (
-        f"{lead.player}'s throw fails: {throw.beaten_by} held {throw.beater}, which beats "
-        f"{throw.forced}; {lead.player} takes back {_cards(taken_back)} and leads {throw.forced}"
-    )
-    return reason + (f", paying {throw.penalty} points" if throw.penalty else "")
-
-
-def _cards(count: int) -> str:
-    return f"{count} card" + ("" if count == 1 else "s")
+    values = {
+        "leader": lead.player,
+        "player": throw.beaten_by,
+        "beater": str(throw.beater),
+        "forced": str(throw.forced),
+        "count": len(lead.cards) - len(throw.forced.cards),
+        "penalty": throw.penalty,
+    }
+    if throw.penalty:
+        said = ngettext(
+            # Translators: {player} held {beater}, card codes such as "KH KH", above {forced}, the
+            # leader's combination; {count} counts the cards {leader} takes back, {penalty} the
+            # points that costs.
+            "{leader}'s throw fails: {player} held {beater}, which beats {forced}; {leader} "
+            "takes back {count} card and leads {forced}, paying {penalty} points",
+            "{leader}'s throw fails: {player} held {beater}, which beats {forced}; {leader} "
+            "takes back {count} cards and leads {forced}, paying {penalty} points",
+            values["count"],
+        )
+    else:
+        said = ngettext(
+            # Translators: {player} held {beater}, card codes such as "KH KH", above {forced}, the
+            # leader's combination; {count} counts the cards {leader} takes back.
+            "{leader}'s throw fails: {player} held {beater}, which beats {forced}; {leader} "
+            "takes back {count} card and leads {forced}",
+            "{leader}'s throw fails: {player} held {beater}, which beats {forced}; {leader} "
+            "takes back {count} cards and leads {forced}",
+            values["count"],
+        )
+    return Sentence(said, **values)
 
 
 def _show(cards: Iterable[Card]) -> str:

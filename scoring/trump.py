@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from scoring.cards import DISTINCT_CARDS, Card, Joker, Rank, Suit, check_decks
+from scoring.words import Sentence, ngettext
 
 
 class Trumps(enum.Enum):
@@ -49,23 +50,28 @@ FollowSuit = Suit | Trumps
 TRUMP_BASE = 16
 """Added to a trump's step so that every trump outranks every plain card."""
 
-_PLURALS = {
-    Suit.SPADES: "spades",
-    Suit.HEARTS: "hearts",
-    Suit.DIAMONDS: "diamonds",
-    Suit.CLUBS: "clubs",
-    TRUMP: "trumps",
-}
 
-
-def suit_name(suit: FollowSuit, count: int = 2) -> str:
-    """The suit as a player names ``count`` cards of it: ``hearts``, ``trumps``, ``1 heart``.
+def suit_name(suit: FollowSuit, count: int = 2) -> Sentence:
+    """The suit as a player names ``count`` cards of it: ``hearts``, ``trumps``, ``heart``;
+    its own words in every language (:meth:`~scoring.words.Sentence.in_words`).
 
     >>> suit_name(Suit.HEARTS), suit_name(TRUMP, 1)
     ('hearts', 'trump')
     """
-    plural = _PLURALS[suit]
-    return plural if count != 1 else plural[:-1]
+    if suit is Suit.SPADES:
+        # Translators: a suit's name for as many of its cards as the sentence counts, as in
+        # "P2 had 1 spade left" and "P2 held the pair 7S 7S in spades".
+        return Sentence(ngettext("spade", "spades", count))
+    if suit is Suit.HEARTS:
+        # Translators: a suit's name for as many of its cards as the sentence counts.
+        return Sentence(ngettext("heart", "hearts", count))
+    if suit is Suit.DIAMONDS:
+        # Translators: a suit's name for as many of its cards as the sentence counts.
+        return Sentence(ngettext("diamond", "diamonds", count))
+    if suit is Suit.CLUBS:
+        # Translators: a suit's name for as many of its cards as the sentence counts.
+        return Sentence(ngettext("club", "clubs", count))
+    return Sentence(ngettext("trump", "trumps", count))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,19 +1,40 @@
-"""The settlement's sentence is built from whole patterns a translator can reorder."""
+"""The settlement's explanation is a few whole sentences a translator can reorder, each with the
+plural its count asks for."""
 
 from __future__ import annotations
 
+from language import fake_french
+
 from scoring import Format, LastTrick, Levels, Rank, Side, explain, get_rules, settle
 
-FRENCH = {
-    "Opponents {points} + kitty {kitty} × {multiplier}": (
-        "Adversaires {points} + chien {kitty} × {multiplier}"
-    ),
-    " = {total}": " = {total}",
-    "opponents take the deal and climb {levels}": (
-        "les adversaires prennent la donne et montent de {levels}"
-    ),
-    "{score}: {band}, {outcome}": "{score} : {band}, {outcome}",
-}
+FRENCH = fake_french(
+    {
+        "{score} {outcome}": "{score} {outcome}",
+        "Opponents {points} + kitty {kitty} × {multiplier} = {total} point.": (
+            "Défenseurs {points} + talon {kitty} × {multiplier} = {total} point.",
+            "Défenseurs {points} + talon {kitty} × {multiplier} = {total} points.",
+        ),
+        "Opponents {points} point.": (
+            "Défenseurs : {points} point.",
+            "Défenseurs : {points} points.",
+        ),
+        "In the {band} band, the opponents take the deal and climb {levels} level.": (
+            "Tranche {band} : les défenseurs prennent la donne et montent de {levels} niveau.",
+            "Tranche {band} : les défenseurs prennent la donne et montent de {levels} niveaux.",
+        ),
+        "In the {band} band, the declarers climb {levels} level, stopping at A.": (
+            "Tranche {band} : les preneurs montent de {levels} niveau et s'arrêtent à l'As.",
+            "Tranche {band} : les preneurs montent de {levels} niveaux et s'arrêtent à l'As.",
+        ),
+        "In the {band} band, the declarers climb {levels} level, one more for holding "
+        "short-handed.": (
+            "Tranche {band} : les preneurs montent de {levels} niveau, dont un pour avoir "
+            "tenu à court.",
+            "Tranche {band} : les preneurs montent de {levels} niveaux, dont un pour avoir "
+            "tenu à court.",
+        ),
+    }
+)
 
 
 def kawu_example():
@@ -26,60 +47,60 @@ def kawu_example():
     )
 
 
-def test_explain_translates_each_pattern_before_filling_it_in():
-    sentence = explain(kawu_example(), lambda pattern: FRENCH.get(pattern, pattern))
-
-    assert sentence == (
-        "Adversaires 65 + chien 20 × 4 = 145 : 120–155, "
-        "les adversaires prennent la donne et montent de 1"
+def declarers_hold(points: int, levels: Levels, *, short_handed: bool = False):
+    return settle(
+        get_rules("standard"),
+        levels,
+        opponent_points=points,
+        kitty_points=0,
+        last_trick=LastTrick(Side.DECLARERS, Format.SINGLE, 1),
+        short_handed=short_handed,
     )
 
 
-def test_the_explanation_is_the_untranslated_sentence():
+def test_it_explains_a_hand_in_whole_translated_sentences():
+    assert explain(kawu_example(), *FRENCH) == (
+        "Défenseurs 65 + talon 20 × 4 = 145 points. "
+        "Tranche 120–155 : les défenseurs prennent la donne et montent de 1 niveau."
+    )
+
+
+def test_the_explanation_is_the_untranslated_sentences():
     assert kawu_example().explanation == explain(kawu_example())
     assert kawu_example().explanation == (
-        "Opponents 65 + kitty 20 × 4 = 145: 120–155, opponents take the deal and climb 1"
+        "Opponents 65 + kitty 20 × 4 = 145 points. "
+        "In the 120–155 band, the opponents take the deal and climb 1 level."
     )
 
 
-def test_a_climb_cut_at_A_is_told_with_the_levels_actually_climbed():
-    result = settle(
-        get_rules("standard"),
-        Levels(Rank.KING, Rank.THREE),
-        opponent_points=0,
-        kitty_points=0,
-        last_trick=LastTrick(Side.DECLARERS, Format.SINGLE, 1),
-    )
-    french = {
-        "Opponents {points}": "Adversaires {points}",
-        "declarers climb {levels}, stopping at A": (
-            "les déclarants montent de {levels} et s'arrêtent à l'As"
-        ),
-        "{score}: {band}, {outcome}": "{score} : {band}, {outcome}",
-    }
+def test_a_count_of_0_takes_the_singular_where_the_language_says_so():
+    # French counts 0 and 1 as singular; English says "0 points".
+    result = declarers_hold(0, Levels(Rank.KING, Rank.THREE))
 
-    assert explain(result, lambda pattern: french.get(pattern, pattern)) == (
-        "Adversaires 0 : 0, les déclarants montent de 1 et s'arrêtent à l'As"
+    assert explain(result, *FRENCH) == (
+        "Défenseurs : 0 point. Tranche 0 : les preneurs montent de 1 niveau et s'arrêtent à l'As."
+    )
+    assert result.explanation == (
+        "Opponents 0 points. In the 0 band, the declarers climb 1 level, stopping at A."
     )
 
 
-def test_a_short_handed_hold_has_its_own_pattern():
-    result = settle(
-        get_rules("standard"),
-        Levels(Rank.FIVE, Rank.THREE),
-        opponent_points=45,
-        kitty_points=0,
-        last_trick=LastTrick(Side.DECLARERS, Format.SINGLE, 1),
-        short_handed=True,
-    )
-    french = {
-        "declarers climb {levels}, one more for holding short-handed": (
-            "les déclarants montent de {levels}, dont un pour avoir tenu à court"
-        ),
-    }
+def test_a_short_handed_hold_has_its_own_sentence_in_the_plural():
+    result = declarers_hold(45, Levels(Rank.FIVE, Rank.THREE), short_handed=True)
 
-    assert explain(result, lambda pattern: french.get(pattern, pattern)) == (
-        "Opponents 45: 40–75, les déclarants montent de 2, dont un pour avoir tenu à court"
+    assert explain(result, *FRENCH) == (
+        "Défenseurs : 45 points. "
+        "Tranche 40–75 : les preneurs montent de 2 niveaux, dont un pour avoir tenu à court."
+    )
+
+
+def test_the_two_sentences_are_joined_by_a_pattern_a_language_can_change():
+    # Chinese writes sentences one after the other without a space.
+    gettext, ngettext = fake_french({"{score} {outcome}": "{score}{outcome}"})
+
+    assert explain(kawu_example(), gettext, ngettext) == (
+        "Opponents 65 + kitty 20 × 4 = 145 points."
+        "In the 120–155 band, the opponents take the deal and climb 1 level."
     )
 
 
@@ -94,5 +115,6 @@ def test_a_scaled_table_names_its_scaled_band():
     )
 
     assert result.explanation == (
-        "Opponents 150 + kitty 30 × 2 = 210: 180–235, opponents take the deal and climb 1"
+        "Opponents 150 + kitty 30 × 2 = 210 points. "
+        "In the 180–235 band, the opponents take the deal and climb 1 level."
     )

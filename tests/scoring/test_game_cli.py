@@ -1,5 +1,6 @@
-"""``python -m scoring game [FILE]``: the contract of ENGINE-JSON.md ("game"), answered exactly;
-bad input exits 2 with one line naming the hand and the field; every table shape answers."""
+"""``python -m scoring game [FILE]``: the contract of docs/engine-json.md ("game"), answered
+exactly; bad input exits 2 with one line naming the hand and the field; every table shape
+answers."""
 
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ def refusal(request: object, capsys: pytest.CaptureFixture[str]) -> str:
 
 
 def game(**changes: object) -> dict:
-    """The ENGINE-JSON.md example with some keys changed (None removes a key)."""
+    """The docs/engine-json.md example with some keys changed (None removes a key)."""
     data = {**copy.deepcopy(ENGINE_JSON_REQUEST), **changes}
     return {key: value for key, value in data.items() if value is not None}
 
@@ -133,8 +134,9 @@ def test_the_engine_json_example_from_a_file_gives_the_example_answer(tmp_path: 
 def test_each_hand_also_says_what_settle_would() -> None:
     hands = game_request(ENGINE_JSON_REQUEST)["hands"]
     assert [played["explanation"] for played in hands] == [
-        "Opponents 35 (the declarers took the last trick and the kitty): 5–35, declarers climb 2",
-        "Opponents 85 + kitty 0 × 2 = 85: 80+, opponents take the deal",
+        "Opponents 35 points (the declarers took the last trick and the kitty). "
+        "In the 5–35 band, the declarers climb 2 levels.",
+        "Opponents 85 + kitty 0 × 2 = 85 points. In the 80+ band, the opponents take the deal.",
     ]
 
 

@@ -211,7 +211,8 @@ def test_the_kawu_example_of_engine_json() -> None:
     assert result.next_declarers is OPP
     assert (result.game_over, result.game_winner) == (False, None)
     assert result.explanation == (
-        "Opponents 65 + kitty 20 × 4 = 145: 120–155, opponents take the deal and climb 1"
+        "Opponents 65 + kitty 20 × 4 = 145 points. "
+        "In the 120–155 band, the opponents take the deal and climb 1 level."
     )
 
 
@@ -224,7 +225,7 @@ def test_the_kawu_example_of_engine_json() -> None:
             0,
             0,
             DECLARERS_TAKE_THE_LAST_SINGLE,
-            "Opponents 0: 0, declarers climb 3",
+            "Opponents 0 points. In the 0 band, the declarers climb 3 levels.",
         ),
         (
             "standard",
@@ -232,8 +233,8 @@ def test_the_kawu_example_of_engine_json() -> None:
             65,
             20,
             DECLARERS_TAKE_THE_LAST_SINGLE,
-            "Opponents 65 (the declarers took the last trick and the kitty): 40–75, "
-            "declarers climb 1",
+            "Opponents 65 points (the declarers took the last trick and the kitty). "
+            "In the 40–75 band, the declarers climb 1 level.",
         ),
         (
             "standard",
@@ -241,7 +242,8 @@ def test_the_kawu_example_of_engine_json() -> None:
             50,
             15,
             OPPONENTS_TAKE_THE_LAST_SINGLE,
-            "Opponents 50 + kitty 15 × 2 = 80: 80+, opponents take the deal",
+            "Opponents 50 + kitty 15 × 2 = 80 points. "
+            "In the 80+ band, the opponents take the deal.",
         ),
         (
             "open-ladder",
@@ -249,7 +251,8 @@ def test_the_kawu_example_of_engine_json() -> None:
             100,
             20,
             LastTrick(OPP, Format.THROW, 5),
-            "Opponents 100 + kitty 20 × 10 = 300: 200+, opponents take the deal and climb 5",
+            "Opponents 100 + kitty 20 × 10 = 300 points. "
+            "In the 200+ band, the opponents take the deal and climb 5 levels.",
         ),
         (
             "kawu",
@@ -257,7 +260,7 @@ def test_the_kawu_example_of_engine_json() -> None:
             0,
             0,
             DECLARERS_TAKE_THE_LAST_SINGLE,
-            "Opponents 0: 0, declarers climb 1, stopping at A",
+            "Opponents 0 points. In the 0 band, the declarers climb 1 level, stopping at A.",
         ),
         (
             "kawu",
@@ -265,7 +268,8 @@ def test_the_kawu_example_of_engine_json() -> None:
             160,
             0,
             DECLARERS_TAKE_THE_LAST_SINGLE,
-            "Opponents 160: 160+, opponents take the deal and climb 1, stopping at A",
+            "Opponents 160 points. "
+            "In the 160+ band, the opponents take the deal and climb 1 level, stopping at A.",
         ),
         (
             "standard",
@@ -273,7 +277,7 @@ def test_the_kawu_example_of_engine_json() -> None:
             40,
             0,
             DECLARERS_TAKE_THE_LAST_SINGLE,
-            "Opponents 40: 40–75, declarers hold at A and win the game",
+            "Opponents 40 points. In the 40–75 band, the declarers hold at A and win the game.",
         ),
         (
             "open-ladder",
@@ -281,8 +285,8 @@ def test_the_kawu_example_of_engine_json() -> None:
             160,
             40,
             OPPONENTS_TAKE_THE_LAST_SINGLE,
-            "Opponents 160 + kitty 40 × 2 = 240: 200+, opponents take the deal and climb 4, "
-            "passing A: opponents win the game",
+            "Opponents 160 + kitty 40 × 2 = 240 points. In the 200+ band, the opponents take "
+            "the deal and climb 4 levels, passing A: they win the game.",
         ),
         (
             "simplified",
@@ -290,7 +294,7 @@ def test_the_kawu_example_of_engine_json() -> None:
             0,
             0,
             OPPONENTS_TAKE_THE_LAST_SINGLE,
-            "Opponents 0 + kitty 0 × 2 = 0: 0–75, declarers climb 1",
+            "Opponents 0 + kitty 0 × 2 = 0 points. In the 0–75 band, the declarers climb 1 level.",
         ),
     ],
 )
@@ -313,7 +317,9 @@ def test_a_declarers_band_without_levels_says_the_declarers_keep_the_deal() -> N
     result = settle(rules, levels("5", "3"), 60, 0, DECLARERS_TAKE_THE_LAST_SINGLE)
     assert outcome(result) == ("declarers", 0, "5", "3")
     assert result.next_declarers is DEC
-    assert result.explanation == "Opponents 60: 40–75, declarers keep the deal"
+    assert result.explanation == (
+        "Opponents 60 points. In the 40–75 band, the declarers keep the deal."
+    )
 
 
 # The level cap at A and each preset's game end. Under hold-at-ace levels_gained is what the
@@ -381,7 +387,8 @@ def test_levels_stop_at_A_and_each_preset_ends_the_game_its_way(
 def test_open_ladder_never_says_stopping_at_A_because_passing_A_wins() -> None:
     result = settle_total("open-ladder", 0, "Q", "3")
     assert (
-        result.explanation == "Opponents 0: 0, declarers climb 3 and pass A: declarers win the game"
+        result.explanation == "Opponents 0 points. "
+        "In the 0 band, the declarers climb 3 levels and pass A: they win the game."
     )
 
 
@@ -664,16 +671,65 @@ def test_with_more_decks_each_band_start_but_0_and_5_scales_with_the_decks(
 @pytest.mark.parametrize(
     ("preset", "decks", "points", "explanation"),
     [
-        ("standard", 3, 55, "Opponents 55: 5–55, declarers climb 2"),
-        ("standard", 3, 60, "Opponents 60: 60–115, declarers climb 1"),
-        ("standard", 3, 120, "Opponents 120: 120+, opponents take the deal"),
-        ("standard", 4, 155, "Opponents 155: 80–155, declarers climb 1"),
-        ("open-ladder", 3, 175, "Opponents 175: 120–175, opponents take the deal"),
-        ("open-ladder", 3, 180, "Opponents 180: 180–235, opponents take the deal and climb 1"),
-        ("open-ladder", 3, 300, "Opponents 300: 300+, opponents take the deal and climb 3"),
-        ("open-ladder", 4, 240, "Opponents 240: 240–315, opponents take the deal and climb 1"),
-        ("kawu", 3, 240, "Opponents 240: 240+, opponents take the deal and climb 2"),
-        ("simplified", 4, 155, "Opponents 155: 0–155, declarers climb 1"),
+        ("standard", 3, 55, "Opponents 55 points. In the 5–55 band, the declarers climb 2 levels."),
+        (
+            "standard",
+            3,
+            60,
+            "Opponents 60 points. In the 60–115 band, the declarers climb 1 level.",
+        ),
+        (
+            "standard",
+            3,
+            120,
+            "Opponents 120 points. In the 120+ band, the opponents take the deal.",
+        ),
+        (
+            "standard",
+            4,
+            155,
+            "Opponents 155 points. In the 80–155 band, the declarers climb 1 level.",
+        ),
+        (
+            "open-ladder",
+            3,
+            175,
+            "Opponents 175 points. In the 120–175 band, the opponents take the deal.",
+        ),
+        (
+            "open-ladder",
+            3,
+            180,
+            "Opponents 180 points. "
+            "In the 180–235 band, the opponents take the deal and climb 1 level.",
+        ),
+        (
+            "open-ladder",
+            3,
+            300,
+            "Opponents 300 points. "
+            "In the 300+ band, the opponents take the deal and climb 3 levels.",
+        ),
+        (
+            "open-ladder",
+            4,
+            240,
+            "Opponents 240 points. "
+            "In the 240–315 band, the opponents take the deal and climb 1 level.",
+        ),
+        (
+            "kawu",
+            3,
+            240,
+            "Opponents 240 points. "
+            "In the 240+ band, the opponents take the deal and climb 2 levels.",
+        ),
+        (
+            "simplified",
+            4,
+            155,
+            "Opponents 155 points. In the 0–155 band, the declarers climb 1 level.",
+        ),
     ],
 )
 def test_the_explanation_names_the_scaled_band(
@@ -842,19 +898,19 @@ def test_a_last_trick_holds_at_most_the_cards_each_player_was_dealt(
 # preset, (declarers, opponents), opponents' total, award, levels gained, explanation's outcome
 SHORT_HANDED_HOLDS = [
     pytest.param("standard", ("5", "3"), 0, 4, 4,
-                 "declarers climb 4, one more for holding short-handed", id="standard-0"),
+                 "climb 4 levels, one more for holding short-handed.", id="standard-0"),
     pytest.param("standard", ("5", "3"), 45, 2, 2,
-                 "declarers climb 2, one more for holding short-handed", id="standard-45"),
+                 "climb 2 levels, one more for holding short-handed.", id="standard-45"),
     pytest.param("simplified", ("5", "3"), 75, 2, 2,
-                 "declarers climb 2, one more for holding short-handed", id="simplified-75"),
+                 "climb 2 levels, one more for holding short-handed.", id="simplified-75"),
     pytest.param("kawu", ("5", "3"), 5, 3, 3,
-                 "declarers climb 3, one more for holding short-handed", id="kawu-5"),
+                 "climb 3 levels, one more for holding short-handed.", id="kawu-5"),
     pytest.param("open-ladder", ("5", "3"), 40, 2, 2,
-                 "declarers climb 2, one more for holding short-handed", id="open-ladder-40"),
-    pytest.param("standard", ("K", "3"), 0, 4, 1, "declarers climb 1, stopping at A",
+                 "climb 2 levels, one more for holding short-handed.", id="open-ladder-40"),
+    pytest.param("standard", ("K", "3"), 0, 4, 1, "climb 1 level, stopping at A.",
                  id="standard-at-K-stops-at-A"),
     pytest.param("open-ladder", ("J", "3"), 0, 4, 4,
-                 "declarers climb 4 and pass A: declarers win the game", id="open-ladder-past-A"),
+                 "climb 4 levels and pass A: they win the game.", id="open-ladder-past-A"),
 ]  # fmt: skip
 
 
@@ -871,7 +927,7 @@ def test_a_short_handed_side_that_holds_climbs_one_level_more(
         short_handed=True,
     )
     assert (result.award, result.levels_gained, result.short_handed) == (award, gained, True)
-    assert result.explanation.endswith(f", {said}")
+    assert result.explanation.endswith(f" band, the declarers {said}")
 
 
 @pytest.mark.parametrize(("preset", "total", "award"), [("standard", 80, 0), ("kawu", 120, 1)])

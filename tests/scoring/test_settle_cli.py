@@ -66,7 +66,8 @@ def test_the_engine_json_example_from_stdin_gives_the_example_answer() -> None:
     assert {key: answer[key] for key in ENGINE_JSON_ANSWER} == ENGINE_JSON_ANSWER
     assert set(answer) == {*ENGINE_JSON_ANSWER, "explanation", "throw_penalty"}
     assert answer["explanation"] == (
-        "Opponents 65 + kitty 20 × 4 = 145: 120–155, opponents take the deal and climb 1"
+        "Opponents 65 + kitty 20 × 4 = 145 points. "
+        "In the 120–155 band, the opponents take the deal and climb 1 level."
     )
 
 

@@ -33,7 +33,7 @@ def table(players: int, decks: int = 2, teams: Teams = Teams.PARTNERS, **kwargs)
 
 # The deal ---------------------------------------------------------------------------------
 
-# RULES.md, "Table size": players, decks, cards each, kitty.
+# docs/rules.md, "Table size and the deal": players, decks, cards each, kitty.
 LISTED_DEALS = [(4, 2, 25, 8), (5, 2, 20, 8), (6, 3, 26, 6), (7, 3, 22, 8), (8, 4, 26, 8)]
 
 
@@ -117,7 +117,7 @@ def test_seats_are_named_as_players_read_them(seats: tuple[int, ...], said: str)
 
 # The teams --------------------------------------------------------------------------------
 
-# RULES.md, "Teams": partners alternate; pairs sit opposite, seat i with seat i + n/2.
+# docs/rules.md, "Teams": partners alternate; pairs sit opposite, seat i with seat i + n/2.
 PARTNERS = [
     (4, ((0, 2), (1, 3))),
     (6, ((0, 2, 4), (1, 3, 5))),

@@ -36,28 +36,31 @@ def settle(points: int, taken_back: TakenBack, rules: str = "open-ladder"):
             TakenBack(declarers=3),
             30,
             90,
-            "Opponents 60 + 30 for failed throws = 90: 80–115, opponents take the deal",
+            "Opponents 60 + 30 for failed throws = 90 points. "
+            "In the 80–115 band, the opponents take the deal.",
         ),
         (
             90,
             TakenBack(opponents=2),
             -20,
             70,
-            "Opponents 90 − 20 for failed throws = 70: 40–75, declarers climb 1",
+            "Opponents 90 − 20 for failed throws = 70 points. "
+            "In the 40–75 band, the declarers climb 1 level.",
         ),
         (
             10,
             TakenBack(opponents=4),
             -40,
             0,
-            "Opponents 10 − 40 for failed throws = 0: 0, declarers climb 3",
+            "Opponents 10 − 40 for failed throws = 0 points. "
+            "In the 0 band, the declarers climb 3 levels.",
         ),
         (
             60,
             TakenBack(declarers=2, opponents=2),
             0,
             60,
-            "Opponents 60: 40–75, declarers climb 1",
+            "Opponents 60 points. In the 40–75 band, the declarers climb 1 level.",
         ),
     ],
 )
@@ -124,10 +127,12 @@ def test_the_cli_names_an_unknown_side_in_taken_back():
 @pytest.mark.parametrize(
     ("decks", "points", "explanation"),
     [
-        (2, 100, "Opponents 100 + 30 for failed throws = 130: 120–155, "
-                 "opponents take the deal and climb 1"),
-        (3, 100, "Opponents 100 + 30 for failed throws = 130: 120–175, opponents take the deal"),
-        (4, 130, "Opponents 130 + 30 for failed throws = 160: 160–235, opponents take the deal"),
+        (2, 100, "Opponents 100 + 30 for failed throws = 130 points. "
+            "In the 120–155 band, the opponents take the deal and climb 1 level."),
+        (3, 100, "Opponents 100 + 30 for failed throws = 130 points. "
+            "In the 120–175 band, the opponents take the deal."),
+        (4, 130, "Opponents 130 + 30 for failed throws = 160 points. "
+            "In the 160–235 band, the opponents take the deal."),
     ],
 )  # fmt: skip
 def test_the_penalty_moves_the_total_through_the_table_the_decks_scale(decks, points, explanation):
