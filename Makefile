@@ -10,7 +10,7 @@ HOST ?= 0.0.0.0:8000
 BIND ?= 127.0.0.1:8000
 WORKERS ?= 2
 
-.PHONY: install run serve test lint bench load
+.PHONY: install run serve test lint bench load messages
 
 install: $(INSTALLED)
 
@@ -39,8 +39,9 @@ lint: install
 	@$(VENV)/bin/ruff check --quiet .
 	@$(VENV)/bin/ruff format --check --quiet .
 
+# The tests run on every core (pytest-xdist): each worker has its own test database.
 test: lint
-	@$(PY) -m pytest
+	@$(PY) -m pytest -n auto
 
 bench: install
 	@for bench in benchmarks/*.py; do $(PY) $$bench || exit 1; done
@@ -48,3 +49,19 @@ bench: install
 # 40 phones on the production server and a throwaway PostgreSQL, on loopback (about 2 minutes).
 load: install
 	$(PY) benchmarks/load/game.py
+
+# The catalogues, locale/<language>/LC_MESSAGES/django.po: every string marked in companion/,
+# scoring/ and templates/ (tests/test_catalogues.py checks that each is translated). English's
+# words are the strings themselves; every catalogue is then compiled into the django.mo files
+# that are committed, so running the app needs no gettext. Needs GNU gettext (apt-get install
+# gettext).
+LANGUAGES := zh_Hans en fr es pt
+EN_PO := locale/en/LC_MESSAGES/django.po
+messages: export DEBUG = true
+messages: install
+	$(PY) manage.py makemessages $(LANGUAGES:%=-l %) -i ".venv/*" -i "benchmarks/*" -i "tests/*" -i "docs/*" --add-location file
+	@# English: each msgstr is its msgid, a changed one too (which msgmerge left fuzzy, with the old words).
+	msgfilter --keep-header -i $(EN_PO) -o $(EN_PO) sed -e d
+	msgattrib --clear-fuzzy --clear-previous -o $(EN_PO) $(EN_PO)
+	msgen -o $(EN_PO) $(EN_PO)
+	$(PY) manage.py compilemessages $(LANGUAGES:%=-l %) -i ".*"

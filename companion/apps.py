@@ -6,3 +6,7 @@ from django.apps import AppConfig
 class CompanionConfig(AppConfig):
     name = "companion"
     verbose_name = "Tractor Companion"
+
+    def ready(self) -> None:
+        # A login brings back the account's language.
+        from companion import languages  # noqa: F401

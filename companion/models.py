@@ -18,6 +18,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import scoring
 from companion.ladder import FORMAT as LADDER_FORMAT
@@ -165,6 +166,40 @@ class Membership(models.Model):
 
     def to_export(self) -> dict:
         return {"username": self.user.username, "joined": isoformat(self.joined)}
+
+
+class AccountLanguage(models.Model):
+    """The language an account chose with the switch at the foot of every page: logging in on
+    another phone brings it back (companion/languages.py)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    code = models.CharField(max_length=7)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(code__in=[code for code, _name in settings.LANGUAGES]),
+                name="a_language_the_site_speaks",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} reads {self.code}"
+
+    @classmethod
+    def remember(cls, user, code: str) -> None:
+        cls.objects.update_or_create(user=user, defaults={"code": code})
+
+    @classmethod
+    def on_login(cls, user, visitor_code: str | None) -> str | None:
+        """The account's language, to speak from this login on; None to go on as the visitor
+        did. A visitor's choice made before the account had one becomes the account's."""
+        if visitor_code in dict(settings.LANGUAGES):
+            saved, made = cls.objects.get_or_create(user=user, defaults={"code": visitor_code})
+            return None if made else saved.code
+        return cls.objects.filter(user=user).values_list("code", flat=True).first()
 
 
 class Player(models.Model):
@@ -958,13 +993,13 @@ class HandChange(models.Model):
     """The history of every change to a game's hands: nothing an edit replaces is lost."""
 
     class Action(models.TextChoices):
-        RECORDED = "recorded", _("recorded")
-        EDITED = "edited", _("edited")
-        DELETED = "deleted", _("deleted")
+        RECORDED = "recorded", pgettext_lazy("a change to a hand", "recorded")
+        EDITED = "edited", pgettext_lazy("a change to a hand", "edited")
+        DELETED = "deleted", pgettext_lazy("a change to a hand", "deleted")
         # A hand's second-seat confirmation: these leave its contents as they were.
-        CONFIRMED = "confirmed", _("confirmed")
-        FLAGGED = "flagged", _("flagged")
-        UNFLAGGED = "unflagged", _("flag taken back")
+        CONFIRMED = "confirmed", pgettext_lazy("a change to a hand", "confirmed")
+        FLAGGED = "flagged", pgettext_lazy("a change to a hand", "flagged")
+        UNFLAGGED = "unflagged", pgettext_lazy("a change to a hand", "flag taken back")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     hand_number = models.PositiveSmallIntegerField()

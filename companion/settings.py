@@ -81,8 +81,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
-    "crispy_forms",
-    "crispy_bootstrap5",
+    # Django's own widget templates, for the project-wide form renderer below.
+    "django.forms",
     "axes",
 ]
 
@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A login brings back the account's language (its cookie, set on the login's response).
+    "companion.languages.account_language_cookie",
     "companion.limits.body_limit",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -186,15 +188,22 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-# The rule texts' readers: translations follow the English strings marked in code and templates.
+# The players' languages: a page speaks the one chosen with the switch at its foot (a cookie, and
+# for an account companion.models.AccountLanguage), else the browser's. The catalogues are
+# locale/<language>/LC_MESSAGES/django.po, compiled and committed (`make messages`).
 LANGUAGES = [
-    ("en", _("English")),
     ("zh-hans", _("Simplified Chinese")),
+    ("en", _("English")),
     ("fr", _("French")),
     ("es", _("Spanish")),
     ("pt", _("Portuguese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# A visitor's choice outlives the browser's session; no script reads it.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -229,8 +238,8 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "ma
 # Bootstrap names the error alert "danger".
 MESSAGE_TAGS = {message_constants.ERROR: "danger"}
 
-CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
-CRISPY_TEMPLATE_PACK = "bootstrap5"
+# Every field through templates/companion/includes/field.html, with Bootstrap's classes.
+FORM_RENDERER = "companion.forms.rendering.Renderer"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 # Content Security Policy: scripts and stylesheets come from this site's static files only (htmx

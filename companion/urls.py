@@ -3,7 +3,16 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from companion.views import confirmations, disputes, exchange, games, groups, history, pages
+from companion.views import (
+    confirmations,
+    disputes,
+    exchange,
+    games,
+    groups,
+    history,
+    languages,
+    pages,
+)
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -47,5 +56,7 @@ urlpatterns = [
     path("groups/<int:group_id>/export.json", exchange.group_export, name="group_export"),
     path("groups/<int:group_id>/export.csv", exchange.group_export_csv, name="group_export_csv"),
     path("groups/import/", exchange.group_import, name="group_import"),
+    # The language switch on every page (Django's set_language, remembered for an account)
+    path("i18n/setlang/", languages.set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]

@@ -1,86 +1,128 @@
-"""What is wrong with a file, in the players' words and naming where it is ("game 12, hand 4:
-…"): the one error an import raises, and the reading of pydantic's errors into it."""
+"""What is wrong with a file, in the players' words and naming where it is ("Game 12, hand 4:
+…"): the one error an import raises, and the reading of pydantic's errors into it.
+
+Every message is a whole sentence in the reader's language: the validators raise a translated
+sentence (`problem`) whose ``%(key)s`` is the file's key being read (``opponent_points``,
+``before.declarer``), and `message` puts the part of the file it is in before it."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from pydantic import ValidationError
 from pydantic_core import PydanticCustomError
+
+from scoring import ScoringError
 
 
 class ExchangeError(ValueError):
     """A file that is not a group export this server can read; the message names the problem."""
 
 
-# The file's lists, each item named by its number from 1: ("games", 0) is "game 1".
-NUMBERED = {
-    "members": "member",
-    "players": "player",
-    "scoring_tables": "scoring table",
-    "games": "game",
-    "seats": "seat",
-    "hands": "hand",
-    "friends": "friend",
-    "changes": "change",
-    "disputes": "dispute",
+# The file's lists, each item named by its number from 1: ("games", 0) is "Game 1".
+PARTS = {
+    "members": _("Member %(number)s"),
+    "players": _("Player %(number)s"),
+    "scoring_tables": _("Scoring table %(number)s"),
+    "games": _("Game %(number)s"),
+}
+GAME_PARTS = {
+    "seats": _("Game %(game)s, seat %(number)s"),
+    "hands": _("Game %(game)s, hand %(number)s"),
+    "changes": _("Game %(game)s, change %(number)s"),
+    "disputes": _("Game %(game)s, dispute %(number)s"),
 }
 # pydantic's type errors, as what the value must be.
+# Translators: %(key)s is a key of the export file as the file writes it (opponent_points,
+# seats.level); %(value)s is the file's value there, quoted from the file.
 EXPECTED = {
-    "int_type": "a whole number",
-    "bool_type": "true or false",
-    "string_type": "text",
-    "list_type": "a list",
-    "dict_type": "a JSON object",
-    "model_type": "a JSON object",
-    "model_attributes_type": "a JSON object",
+    "int_type": _("%(key)s must be a whole number, not %(value)s."),
+    "bool_type": _("%(key)s must be true or false, not %(value)s."),
+    "string_type": _("%(key)s must be text, not %(value)s."),
+    "list_type": _("%(key)s must be a list, not %(value)s."),
+    "dict_type": _("%(key)s must be a JSON object, not %(value)s."),
+    "model_type": _("%(key)s must be a JSON object, not %(value)s."),
+    "model_attributes_type": _("%(key)s must be a JSON object, not %(value)s."),
 }
 
 
-def problem(text: str, *at: str | int, joined: str = ": ") -> PydanticCustomError:
-    """An error for a validator to raise: ``text`` after the place being validated (and ``at``,
-    a place within it, as pydantic locations go: ``"hands", 1`` is hand 2). A field's own
-    complaint reads on from its name (``joined=" "``: "bid must be one of …")."""
-    return PydanticCustomError("exchange", "{text}", {"text": text, "at": at, "joined": joined})
+def problem(text: str, *at: str | int, **values: object) -> PydanticCustomError:
+    """An error for a validator to raise: ``text``, a translated sentence filled in from
+    ``values`` and ``key`` (the key being validated) when shown; ``at`` is a place within the
+    one being validated, as pydantic locations go (``"hands", 1, "kitty_cards"``: hand 2's
+    kitty_cards)."""
+    return PydanticCustomError("exchange", "{text}", {"text": text, "at": at, "values": values})
 
 
-def where(location: tuple) -> str:
-    """A pydantic location in the players' words: ``("games", 0, "changes", 2, "before")`` is
-    "game 1, change 3: before"."""
-    places: list[str] = []
-    keys: list[str] = []
+def in_words(error: ScoringError) -> str:
+    """A `scoring` error as a player reads it, in the reader's language."""
+    return error.in_words(gettext, ngettext)
+
+
+def where(location: tuple) -> tuple[str, str]:
+    """A pydantic location as the part of the file it is in, in the players' words, and the
+    key within that part: ``("games", 0, "changes", 2, "before")`` is ("Game 1, change 3",
+    "before"); ("", …) where the location is in no numbered part."""
     items = list(location)
+    place, game, keys = "", None, []
     while items:
         item = items.pop(0)
-        if isinstance(item, str) and item in NUMBERED and items and isinstance(items[0], int):
-            place = f"{NUMBERED[item]} {items.pop(0) + 1}"
-            if keys:  # a list inside a key: "game 1: seats: …" reads on from the key
-                keys.append(place)
-            else:
-                places.append(place)
+        numbered = not keys and items and isinstance(items[0], int)
+        if numbered and game is None and item in PARTS:
+            number = items.pop(0) + 1
+            place = PARTS[item] % {"number": number}
+            game = number if item == "games" else 0
+        elif numbered and game and item in GAME_PARTS:
+            place = GAME_PARTS[item] % {"game": game, "number": items.pop(0) + 1}
+            game = 0
         else:
-            keys.append(str(item))
-    text = ": ".join([", ".join(places), *keys] if places else keys)
-    return text or "the file"
+            keys.append(str(item if not isinstance(item, int) else item + 1))
+    return place, ".".join(keys)
+
+
+def said(location: tuple, text: str, values: Mapping[str, object] | None = None) -> str:
+    """``text`` filled in, after the part of the file ``location`` is in; a sentence that does
+    not name the key it is about comes after the key."""
+    place, key = where(location)
+    sentence = text % {**(values or {}), "key": key}
+    if key and "%(key)s" not in text:
+        # Translators: %(key)s is a key of the export file (rules, request), %(problem)s a
+        # sentence saying what is wrong with its value.
+        sentence = gettext("%(key)s: %(problem)s") % {"key": key, "problem": sentence}
+    if not place:
+        return sentence
+    # Translators: %(place)s is a part of the export file, such as "Game 1, hand 2";
+    # %(problem)s a sentence saying what is wrong there.
+    return gettext("%(place)s: %(problem)s") % {"place": place, "problem": sentence}
 
 
 def message(error: ValidationError) -> str:
     """The first problem pydantic found, as a sentence."""
     first = error.errors(include_url=False)[0]
     kind, location, ctx = first["type"], tuple(first["loc"]), first.get("ctx") or {}
+    value = show(first.get("input"))
     if kind == "exchange":
-        return f"{where((*location, *ctx['at']))}{ctx['joined']}{ctx['text']}"
-    if kind in ("missing", "extra_forbidden"):
-        word = "missing" if kind == "missing" else "unknown"
-        return f"{where(location[:-1])}: {word} key {location[-1]!r}"
+        return said((*location, *ctx["at"]), ctx["text"], ctx["values"])
+    if kind == "missing":
+        return said(location, gettext("The key %(key)s is missing."))
+    if kind == "extra_forbidden":
+        return said(location, gettext("%(key)s is not a key this server knows."))
     if kind in EXPECTED:
-        return f"{where(location)} must be {EXPECTED[kind]}, got {show(first['input'])}"
+        return said(location, str(EXPECTED[kind]), {"value": value})
     if kind == "literal_error":
         expected = ", ".join(ctx["expected"].rsplit(" or ", 1))
-        return f"{where(location)} must be one of {expected}, got {show(first['input'])}"
+        # Translators: %(expected)s lists the values the file may hold there, as the file
+        # writes them ('partners', 'pairs'); %(value)s is the file's value.
+        text = gettext("%(key)s must be one of %(expected)s, not %(value)s.")
+        return said(location, text, {"expected": expected, "value": value})
     if kind == "value_error":
-        return f"{where(location)}: {ctx['error']}"
-    return f"{where(location)}: {first['msg']}, got {show(first['input'])}"
+        return said(location, "%(problem)s", {"problem": str(ctx["error"])})
+    # Translators: %(problem)s is a technical description in English of what is wrong.
+    text = gettext("%(key)s cannot be read (%(problem)s): %(value)s.")
+    return said(location, text, {"problem": first["msg"], "value": value})
 
 
 def show(value: object) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
+from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
-from companion.exchange.errors import problem, show
+from companion.exchange.errors import in_words, problem, show
 from companion.models import FLAG_NOTE_LENGTH, Group, Player
 from scoring import CardError, Rank, RulesError, rules_from_json
 
@@ -21,10 +22,6 @@ GROUP_NAME_LENGTH = Group._meta.get_field("name").max_length
 PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
 
 
-def _wrong(text: str):
-    return problem(text, joined=" ")
-
-
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -35,11 +32,20 @@ def text(longest: int = 0, *, empty: bool = False):
 
     def check(value: object) -> str:
         if not isinstance(value, str) or (not empty and not value.strip()):
-            raise _wrong(f"must be {'text' if empty else 'non-empty text'}, got {show(value)}")
+            if empty:
+                raise problem(_("%(key)s must be text, not %(value)s."), value=show(value))
+            raise problem(
+                _("%(key)s must be text that is not empty, not %(value)s."), value=show(value)
+            )
         if "\x00" in value:
-            raise _wrong("holds a NUL character")
+            raise problem(_("%(key)s holds a NUL character."))
         if longest and len(value) > longest:
-            raise _wrong(f"is longer than {longest} characters: {value[:40]!r}…")
+            raise problem(
+                # Translators: %(value)s is the start of the file's text, quoted.
+                _("%(key)s is longer than %(longest)s characters: %(value)s."),
+                longest=longest,
+                value=show(value[:40] + "…"),
+            )
         return value
 
     return check
@@ -55,7 +61,9 @@ def _optional_username(value: object) -> str | None:
 def _name(value: object) -> str:
     name = text(PLAYER_NAME_LENGTH)(value)
     if name != " ".join(name.split()):
-        raise problem(f"the name {name!r} has spaces at its ends or doubled", joined=": ")
+        raise problem(
+            _("The name %(name)s has spaces at its ends, or two spaces in a row."), name=show(name)
+        )
     return name
 
 
@@ -65,12 +73,22 @@ def _moment(value: object) -> datetime:
     except ValueError:
         moment = None
     if moment is None or moment.tzinfo is None:
-        raise _wrong(
-            "must be a date and time with its UTC offset, like "
-            f"'2025-03-06T19:30:00+00:00', got {show(value)}"
+        raise problem(
+            # Translators: %(example)s is a date and time as the file writes it.
+            _(
+                "%(key)s must be a date and time with its UTC offset, like %(example)s, "
+                "not %(value)s."
+            ),
+            example="2025-03-06T19:30:00+00:00",
+            value=show(value),
         )
     if not EARLIEST <= moment <= LATEST:
-        raise _wrong(f"must fall in the years {EARLIEST.year} to {LATEST.year}, got {show(value)}")
+        raise problem(
+            _("%(key)s must fall in the years %(first)s to %(last)s, not %(value)s."),
+            first=EARLIEST.year,
+            last=LATEST.year,
+            value=show(value),
+        )
     return moment
 
 
@@ -84,14 +102,19 @@ def _level(value: object) -> str:
     except CardError:
         rank = None
     if rank is None or rank.symbol != value:
-        raise _wrong(f"must be one of 23456789TJQKA, got {show(value)}")
+        raise problem(
+            # Translators: %(levels)s are the levels as the file writes them (T for 10).
+            _("%(key)s must be a level, one of %(levels)s, not %(value)s."),
+            levels="23456789TJQKA",
+            value=show(value),
+        )
     return value
 
 
 def plain(value: object) -> dict:
     """A JSON object that every database stores as given: no NUL character in any string."""
     if not isinstance(value, dict):
-        raise _wrong(f"must be a JSON object, got {show(value)}")
+        raise problem(_("%(key)s must be a JSON object, not %(value)s."), value=show(value))
     stack: list = [value]
     while stack:
         item = stack.pop()
@@ -101,7 +124,7 @@ def plain(value: object) -> dict:
         elif isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, str) and "\x00" in item:
-            raise _wrong("holds a NUL character")
+            raise problem(_("%(key)s holds a NUL character."))
     return value
 
 
@@ -109,25 +132,27 @@ def _rules(value: object) -> dict:
     try:
         rules_from_json(plain(value))
     except RulesError as error:
-        raise problem(str(error)) from None
+        raise problem("%(problem)s", problem=in_words(error)) from None
     return value
 
 
 def _hand_number(value: object) -> int:
     if not _is_int(value) or not 1 <= value <= MAX_SMALL_INT:
-        raise _wrong(f"must be a hand's number, got {show(value)}")
+        raise problem(_("%(key)s must be the number of a hand, not %(value)s."), value=show(value))
     return value
 
 
 def _optional_number(value: object) -> int | None:
     if value is not None and not _is_int(value):
-        raise _wrong(f"must be null or a hand's number, got {show(value)}")
+        raise problem(
+            _("%(key)s must be null or the number of a hand, not %(value)s."), value=show(value)
+        )
     return value
 
 
 def _called(value: object) -> int | None:
     if value is not None and not _is_int(value):
-        raise _wrong(f"must be null or 1 or 2, got {show(value)}")
+        raise problem(_("%(key)s must be null, 1 or 2, not %(value)s."), value=show(value))
     return value
 
 
@@ -140,9 +165,11 @@ def _snapshot(value: object) -> dict | None:
     for key, item in snapshot.items():
         if key == "friends":
             if not isinstance(item, list):
-                raise problem(f"friends must be a list, got {show(item)}")
+                raise problem(_("%(key)s must be a list, not %(value)s."), key, value=show(item))
         elif not (item is None or isinstance(item, int | str)) or isinstance(item, bool):
-            raise problem(f"{key} must be a number or text, got {show(item)}")
+            raise problem(
+                _("%(key)s must be a number or text, not %(value)s."), key, value=show(item)
+            )
     return snapshot
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from pydantic import (
     PrivateAttr,
     StrictBool,
@@ -20,7 +22,8 @@ from pydantic import (
     model_validator,
 )
 
-from companion.exchange.errors import problem, show
+from companion.display import either
+from companion.exchange.errors import in_words, problem, show
 from companion.exchange.fields import (
     JSON,
     Called,
@@ -89,7 +92,9 @@ class SeatEntry(Part):
     def _on_the_roster(cls, name: object, info: ValidationInfo) -> str:
         roster = info.context.get("roster", ())  # none where the roster itself is wrong
         if not isinstance(name, str) or (roster and name not in roster):
-            raise problem(f"must be a name on the roster, got {show(name)}", joined=" ")
+            raise problem(
+                _("%(key)s must be a name on the roster, not %(value)s."), value=show(name)
+            )
         return name
 
 
@@ -122,21 +127,41 @@ class HandEntry(Part):
     @model_validator(mode="after")
     def _second_seat(self) -> HandEntry:
         """The confirmation as the database keeps one (`Hand`'s constraints), in words."""
+        # Translators: %(user)s is an account's username, quoted from the file.
         if self.confirmed_by is not None and self.confirmed_at is None:
-            raise problem(f"it says {self.confirmed_by!r} confirmed it, but not when")
+            raise problem(
+                _("The hand says %(user)s confirmed it, but not when."),
+                user=show(self.confirmed_by),
+            )
         if self.flagged_by is not None and self.flagged_at is None:
-            raise problem(f"it says {self.flagged_by!r} flagged it, but not when")
+            raise problem(
+                _("The hand says %(user)s flagged it, but not when."), user=show(self.flagged_by)
+            )
         if self.flag_note and self.flagged_at is None:
-            raise problem(f"it holds a flag's note, {self.flag_note!r}, but nobody flagged it")
+            raise problem(
+                # Translators: %(note)s is what the flag said, quoted from the file.
+                _("The hand holds a flag's note, %(note)s, but nobody flagged it."),
+                note=show(self.flag_note),
+            )
         if self.confirmed_at is not None and self.flagged_at is not None:
-            raise problem("it is both confirmed and flagged, but a flag takes a confirmation back")
-        if not self.needs_confirmation and (self.confirmed_at or self.flagged_at) is not None:
-            word = "flagged" if self.confirmed_at is None else "confirmed"
-            raise problem(f"it is {word}, but it was entered without needing a confirmation")
+            raise problem(
+                _("The hand is both confirmed and flagged, but a flag takes a confirmation back.")
+            )
+        if not self.needs_confirmation and self.confirmed_at is not None:
+            raise problem(
+                _("The hand is confirmed, but it was entered without needing a confirmation.")
+            )
+        if not self.needs_confirmation and self.flagged_at is not None:
+            raise problem(
+                _("The hand is flagged, but it was entered without needing a confirmation.")
+            )
         if self.confirmed_by is not None and self.confirmed_by == self.entered_by:
             raise problem(
-                f"{self.confirmed_by!r} entered it and confirmed it, but the confirmation "
-                "comes from another account"
+                _(
+                    "%(user)s entered the hand and confirmed it, but a confirmation comes from "
+                    "another account."
+                ),
+                user=show(self.confirmed_by),
             )
         return self
 
@@ -169,10 +194,22 @@ class ChangeEntry(Part):
     @model_validator(mode="after")
     def _as_kept(self) -> ChangeEntry:
         if self.note and self.action != HandChange.Action.FLAGGED:
-            raise problem(f"only a flag has a note, but a hand {self.action} has {self.note!r}")
+            raise problem(
+                # Translators: %(action)s is the change's action as the file writes it
+                # (recorded, edited); %(note)s its note, quoted from the file.
+                _("Only a flag has a note, but this change, %(action)s, has %(note)s."),
+                action=show(self.action),
+                note=show(self.note),
+            )
         if self.action in CONFIRMATION_ACTIONS and (self.before, self.after) != (None, None):
             raise problem(
-                f"a hand {self.action} keeps its contents, so before and after must be null"
+                # Translators: %(action)s is confirmed, flagged or unflagged, quoted from the
+                # file; before and after are keys of the file.
+                _(
+                    "A change %(action)s leaves the hand as it was, so its before and after "
+                    "must be null."
+                ),
+                action=show(self.action),
             )
         return self
 
@@ -200,10 +237,12 @@ class DisputeEntry(Part):
     def _judged_alike(self) -> DisputeEntry:
         try:
             verdict = judge_request(self.request)
-        except (ScoringError, RecursionError) as error:
-            raise problem(f"request: {error}") from None
+        except ScoringError as error:
+            raise problem("%(problem)s", "request", problem=in_words(error)) from None
+        except RecursionError:
+            raise problem(_("%(key)s is nested too deeply."), "request") from None
         if verdict != self.verdict:
-            raise problem("the verdict is not what scoring answers for the request")
+            raise problem(_("The verdict is not the one this server gives for the trick."))
         return self
 
 
@@ -239,7 +278,7 @@ class GameEntry(Part):
                 called=self.called,
             )
         except TableError as error:
-            raise problem(str(error)) from None
+            raise problem("%(problem)s", problem=in_words(error)) from None
         first = self.first_seat
         hands = []
         for number, hand in enumerate(self.hands, start=1):
@@ -256,15 +295,23 @@ class GameEntry(Part):
             )
             self._scored = replay(setup, (Hand(**fields).result for fields in hands))
         except GameError as error:
-            raise problem(str(error)) from None
+            at = ("hands", error.hand - 1) if error.hand is not None else ()
+            raise problem("%(problem)s", *at, problem=in_words(error)) from None
         self._check_history(hands)
         for number, dispute in enumerate(self.disputes, start=1):
             if dispute.hand is not None and not 1 <= dispute.hand <= len(hands):
                 raise problem(
-                    f"hand must be null or the number of one of the game's {len(hands)} "
-                    f"hands, got {show(dispute.hand)}",
+                    ngettext(
+                        "%(key)s must be null or the number of the game's one hand, not %(value)s.",
+                        "%(key)s must be null or the number of one of the game's %(count)s "
+                        "hands, not %(value)s.",
+                        len(hands),
+                    ),
                     "disputes",
                     number - 1,
+                    "hand",
+                    count=len(hands),
+                    value=show(dispute.hand),
                 )
         return self
 
@@ -283,13 +330,16 @@ class GameEntry(Part):
             return None
         return self.seat(self.first_declarer, "first_declarer")
 
-    def seat(self, name: object, key: str) -> int:
-        """The seat of the player ``name`` at the table."""
+    def seat(self, name: object, *key: str) -> int:
+        """The seat of the player ``name`` at the table (``key``: where the file names them)."""
         players = self._table.players
         if not isinstance(name, str) or name not in players:
             raise problem(
-                f"{key} must be one of the players at the table ({', '.join(players)}), "
-                f"got {show(name)}"
+                # Translators: %(players)s are the players at the table, as "Mei, Jun or Lin".
+                _("%(key)s must be one of the players at the table, %(players)s, not %(value)s."),
+                *key,
+                players=either(players),
+                value=show(name),
             )
         return players.index(name)
 
@@ -299,9 +349,9 @@ class GameEntry(Part):
             return None
         seated = dict(snapshot)
         if "declarer" in seated:
-            seated["declarer"] = self.seat(snapshot["declarer"], f"{key}: declarer")
+            seated["declarer"] = self.seat(snapshot["declarer"], key, "declarer")
         if "friends" in seated:
-            seated["friends"] = [self.seat(name, f"{key}: friends") for name in seated["friends"]]
+            seated["friends"] = [self.seat(name, key, "friends") for name in seated["friends"]]
         return seated
 
     def _kitty(self, cards_text: str, points: int) -> str:
@@ -309,16 +359,30 @@ class GameEntry(Part):
             cards = tuple(Card.parse(card) for card in cards_text.split())
             check_copies(cards, decks=self._table.decks)
         except CardError as error:
-            raise problem(f"kitty_cards: {error}") from None
+            raise problem("%(problem)s", "kitty_cards", problem=in_words(error)) from None
         if len(cards) != self._table.kitty_cards:
             raise problem(
-                f"kitty_cards holds {len(cards)} cards, but this table's kitty holds "
-                f"{self._table.kitty_cards}"
+                # Translators: kitty_cards is a key of the file; the kitty is this table's.
+                ngettext(
+                    "kitty_cards holds %(count)s card, but this table's kitty holds %(kitty)s.",
+                    "kitty_cards holds %(count)s cards, but this table's kitty holds %(kitty)s.",
+                    len(cards),
+                ),
+                count=len(cards),
+                kitty=self._table.kitty_cards,
             )
         if card_points(cards) != points:
             raise problem(
-                f"kitty_cards {cards_text!r} hold {card_points(cards)} points, "
-                f"but kitty_points is {points}"
+                # Translators: %(cards)s are the kitty's cards quoted from the file;
+                # kitty_cards and kitty_points are keys of the file.
+                ngettext(
+                    "kitty_cards %(cards)s hold %(count)s point, but kitty_points is %(points)s.",
+                    "kitty_cards %(cards)s hold %(count)s points, but kitty_points is %(points)s.",
+                    card_points(cards),
+                ),
+                cards=show(cards_text),
+                count=card_points(cards),
+                points=points,
             )
         return " ".join(str(card) for card in cards)
 
@@ -340,18 +404,44 @@ class GameEntry(Part):
                     pass  # the hand's contents stay as they were
                 else:
                     raise problem(
-                        f"hand {at} cannot be {action}: the history had {len(kept)} hands then"
+                        # Translators: %(action)s is the change's action quoted from the file
+                        # ("recorded", "edited", "deleted", "confirmed", "flagged").
+                        ngettext(
+                            "This change, %(action)s, is about hand %(number)s, but the history "
+                            "had %(count)s hand then.",
+                            "This change, %(action)s, is about hand %(number)s, but the history "
+                            "had %(count)s hands then.",
+                            len(kept),
+                        ),
+                        number=at,
+                        action=show(action),
+                        count=len(kept),
                     )
         if self.changes and len(kept) != len(hands):
-            raise problem(f"the history leads to {len(kept)} hands, but the game has {len(hands)}")
+            raise problem(
+                ngettext(
+                    "The history leads to %(count)s hand, but the game has %(hands)s.",
+                    "The history leads to %(count)s hands, but the game has %(hands)s.",
+                    len(kept),
+                ),
+                count=len(kept),
+                hands=len(hands),
+            )
         for number, (snapshot, fields) in enumerate(zip(kept, hands, strict=True), start=1):
             for key, value in as_migrated(snapshot or {}).items():
                 if key != "number" and fields.get(key, value) != value:
                     raise problem(
-                        f"the history leaves its {key} at {show(value)}, but the hand has "
-                        f"{show(fields[key])}",
+                        # Translators: %(key)s is a key of the file (opponent_points);
+                        # %(history)s and %(value)s are values quoted from the file.
+                        _(
+                            "The history leaves its %(key)s at %(history)s, but the hand has "
+                            "%(value)s."
+                        ),
                         "hands",
                         number - 1,
+                        key,
+                        history=show(value),
+                        value=show(fields[key]),
                     )
 
 
@@ -376,5 +466,5 @@ class _at:
     def __exit__(self, kind, error, traceback) -> bool:
         if error is not None and getattr(error, "type", None) == "exchange":
             context = error.context
-            raise problem(context["text"], *self.at, *context["at"], joined=context["joined"])
+            raise problem(context["text"], *self.at, *context["at"], **context["values"])
         return False

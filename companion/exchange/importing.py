@@ -12,6 +12,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connections, models, router, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from companion.exchange.errors import ExchangeError
 from companion.exchange.games import GameEntry
@@ -63,7 +64,11 @@ def import_group(
     name = export.name if name is None else " ".join(name.split())
     longest = Group._meta.get_field("name").max_length
     if not name or len(name) > longest:
-        raise ExchangeError(f"a group's name has 1 to {longest} characters, got {name!r}")
+        raise ExchangeError(
+            # Translators: %(name)s is the name given, quoted.
+            _("A group's name has 1 to %(longest)s characters, not %(name)s.")
+            % {"longest": longest, "name": repr(name)}
+        )
     users = get_user_model().objects.all() if accounts is None else accounts
     found = {user.username: user for user in users.filter(username__in=export.usernames)}
     members = list(dict.fromkeys(members))
@@ -92,7 +97,10 @@ def import_group(
             _remove(group)
         if isinstance(error, DatabaseError):
             # Everything was checked before writing; this is a last guard, not a path.
-            raise ExchangeError(f"the database refused the import: {error}") from error
+            raise ExchangeError(
+                # Translators: %(error)s is the database's own message, in English.
+                _("The database refused the import: %(error)s") % {"error": error}
+            ) from error
         raise
     group.refresh_from_db()
     return Imported(group, tuple(sorted(export.usernames - set(found))))

@@ -8,6 +8,7 @@ import codecs
 import re
 import sys
 
+from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from companion.exchange.errors import ExchangeError, message, show
@@ -62,13 +63,17 @@ def _check_text(data: bytes) -> None:
             decoder.decode(view[start : start + SLICE], final=start + SLICE >= len(data))
         except UnicodeDecodeError as error:
             raise ExchangeError(
-                f"the file is not UTF-8 text (byte {start + error.start})"
+                # Translators: %(byte)s is where in the file, counted in bytes from 0.
+                _("The file is not UTF-8 text (byte %(byte)s).") % {"byte": start + error.start}
             ) from None
     containers = data.count(b"{") + data.count(b"[")
     if containers > max(MIN_CONTAINERS, len(data) // BYTES_PER_CONTAINER):
         raise ExchangeError(
-            f"the file is not a group export: {containers} lists and objects in "
-            f"{len(data)} bytes are far more than an export holds"
+            _(
+                "The file is not a group export: %(containers)s lists and objects in "
+                "%(bytes)s bytes are far more than an export holds."
+            )
+            % {"containers": containers, "bytes": len(data)}
         )
 
 
@@ -79,16 +84,21 @@ def _version(data: bytes) -> int:
         raise ExchangeError(_unreadable(error, data)) from None
     if head.format != FORMAT:
         raise ExchangeError(
-            f"the file is not a group export: its 'format' is {show(head.format)}, "
-            f"expected {FORMAT!r}"
+            # Translators: format is a key of the file; %(value)s and %(format)s are quoted.
+            _("The file is not a group export: its format is %(value)s, not %(format)s.")
+            % {"value": show(head.format), "format": show(FORMAT)}
         )
     if "version" not in head.model_fields_set:
-        raise ExchangeError("the file has no 'version': it is not a group export")
+        # Translators: version is a key of the file.
+        raise ExchangeError(_("The file is not a group export: it has no version."))
     version = head.version
     if isinstance(version, bool) or version not in (OLD_VERSION, SECOND_VERSION, VERSION):
         raise ExchangeError(
-            f"the file is version {show(version)} of the export format; "
-            f"this server reads versions {OLD_VERSION} to {VERSION}"
+            _(
+                "The file is version %(version)s of the export format, and this server reads "
+                "versions %(first)s to %(last)s."
+            )
+            % {"version": show(version), "first": OLD_VERSION, "last": VERSION}
         )
     return version
 
@@ -97,26 +107,37 @@ def _unreadable(error: ValidationError, data: bytes) -> str:
     """Why the file is no JSON object, in words."""
     first = error.errors(include_url=False)[0]
     if first["type"] != "json_invalid":
-        return f"the file must be a JSON object, got {show(first['input'])}"
+        return _("The file must be a JSON object, not %(value)s.") % {"value": show(first["input"])}
     found = JSON_PROBLEM.match(first["ctx"]["error"])
     if found is None:
-        return f"the file is not JSON: {first['ctx']['error']}"
+        # Translators: %(problem)s is the JSON reader's own description, in English.
+        return _("The file is not JSON: %(problem)s.") % {"problem": first["ctx"]["error"]}
     what, line, column = found["what"], int(found["line"]), int(found["column"])
     if what == "recursion limit exceeded":
-        return "the file is not a group export: it is nested too deeply"
+        return _("The file is not a group export: it is nested too deeply.")
     if what == "number out of range":
-        return f"the file holds a number of more than {sys.get_int_max_str_digits()} digits"
+        return _("The file holds a number of more than %(digits)s digits.") % {
+            "digits": sys.get_int_max_str_digits()
+        }
     if "surrogate" in what or "hex escape" in what:
         escape = _escape_before(data, line, column)
         if escape is not None:
-            return f"the file holds {escape!r}, which is not a character"
-    return f"the file is not JSON: {what} at line {line}, column {column}"
+            # Translators: %(escape)s is what the file holds, quoted.
+            return _("The file holds %(escape)s, which is not a character.") % {
+                "escape": repr(escape)
+            }
+    # Translators: %(problem)s is the JSON reader's own description, in English.
+    return _("The file is not JSON: %(problem)s at line %(line)s, column %(column)s.") % {
+        "problem": what,
+        "line": line,
+        "column": column,
+    }
 
 
 def _escape_before(data: bytes, line: int, column: int) -> str | None:
     """The ``\\uXXXX`` escape that ends at or just before ``line``, ``column``."""
     start = 0
-    for _ in range(line - 1):
+    for _line in range(line - 1):
         start = data.index(b"\n", start) + 1
     end = start + column
     found = re.findall(rb"\\u([0-9a-fA-F]{4})", data[max(start, end - 16) : end + 1])

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pydantic import StrictBool, ValidationInfo, field_validator
 
-from companion.exchange.errors import problem
+from companion.exchange.errors import problem, show
 from companion.exchange.fields import (
     GroupName,
     Moment,
@@ -66,7 +67,12 @@ class GroupExport(Part):
         seen: set[str] = set()
         for number, member in enumerate(members, start=1):
             if member.username in seen:
-                raise problem(f"{member.username!r} is a member twice", number - 1)
+                raise problem(
+                    # Translators: %(user)s is an account's username, quoted from the file.
+                    _("%(user)s is a member twice."),
+                    number - 1,
+                    user=show(member.username),
+                )
             seen.add(member.username)
         return members
 
@@ -78,9 +84,16 @@ class GroupExport(Part):
         accounts: set[str] = set()
         for number, player in enumerate(players, start=1):
             if player.name in names:
-                raise problem(f"{player.name!r} is on the roster twice", number - 1)
+                raise problem(
+                    _("%(name)s is on the roster twice."), number - 1, name=show(player.name)
+                )
             if player.user is not None and player.user in accounts:
-                raise problem(f"the account {player.user!r} is another player already", number - 1)
+                raise problem(
+                    # Translators: %(user)s is an account's username, quoted from the file.
+                    _("The account %(user)s is another player already."),
+                    number - 1,
+                    user=show(player.user),
+                )
             names.add(player.name)
             accounts.add(player.user)
         info.context["roster"] = names
@@ -117,13 +130,13 @@ class GroupExport(Part):
         return sum(len(game.hands) for game in self.games)
 
     @property
-    def summary(self) -> str:
-        """What the file holds, as "5 players, 1 game, 2 hands"."""
-        return ", ".join(
-            ngettext(one, many, count) % {"count": count}
-            for one, many, count in (
-                ("%(count)d player", "%(count)d players", len(self.players)),
-                ("%(count)d game", "%(count)d games", len(self.games)),
-                ("%(count)d hand", "%(count)d hands", self.hand_count),
-            )
-        )
+    def counts(self) -> dict[str, str]:
+        """What the file holds, as counts to fill a sentence in: "5 players", "1 game",
+        "2 hands"."""
+        players, games, hands = len(self.players), len(self.games), self.hand_count
+        return {
+            "players": ngettext("%(count)s player", "%(count)s players", players)
+            % {"count": players},
+            "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
+            "hands": ngettext("%(count)s hand", "%(count)s hands", hands) % {"count": hands},
+        }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import PlainValidator, ValidationInfo, field_validator, model_validator
 
 from companion.exchange.errors import problem, show
@@ -33,8 +34,9 @@ def _position(value: object, info: ValidationInfo) -> int:
     roster = info.context["roster"]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(roster):
         raise problem(
-            f"must be a player's position from 0 to {len(roster) - 1}, got {show(value)}",
-            joined=" ",
+            _("%(key)s must be a player's place on the roster, from 0 to %(last)s, not %(value)s."),
+            last=len(roster) - 1,
+            value=show(value),
         )
     return value
 
@@ -98,10 +100,14 @@ class OldGame(Part):
             for key, snapshot in _snapshots(change):
                 if snapshot["declarer"] not in COMPASS:
                     raise problem(
-                        f"{key}: declarer must be one of 'N', 'E', 'S', 'W', "
-                        f"got {show(snapshot['declarer'])}",
+                        # Translators: %(seats)s are the compass seats as the file writes them.
+                        _("%(key)s must be one of %(seats)s, not %(value)s."),
                         "changes",
                         number - 1,
+                        key,
+                        "declarer",
+                        seats="'N', 'E', 'S', 'W'",
+                        value=show(snapshot["declarer"]),
                     )
         return self
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from django.utils.translation import gettext as _
 from pydantic import model_validator
 
 from companion.exchange.errors import problem
@@ -47,7 +48,7 @@ class SecondExport(Part):
         for at, part, added in _parts(dict(self)):
             for key in added:
                 if key in part:
-                    raise problem(f"unknown key {key!r}", *at)
+                    raise problem(_("%(key)s is not a key this server knows."), *at, key)
         return self
 
     def today(self) -> dict:
@@ -57,7 +58,7 @@ class SecondExport(Part):
 def today(document: dict) -> dict:
     """A version 2 document, as read (its parts are completed in place), in the form of
     version 3; parts of another shape are left for today's check to name."""
-    for _, part, added in _parts(document):
+    for _at, part, added in _parts(document):
         part.update(added)
     return {**document, "version": VERSION}
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from companion.display import rules_title
 from companion.forms.choices import LEVEL_CHOICES, TRUMP_CHOICES
 from scoring import (
     PRESETS,
@@ -50,7 +52,7 @@ class CardsField(forms.CharField):
         try:
             return parse_cards(text.replace(",", " ").split())
         except CardError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(error.in_words(gettext, ngettext)) from None
 
 
 class DisputeForm(forms.Form):
@@ -94,7 +96,7 @@ class DisputeForm(forms.Form):
         self.table = table
         self.own_rules = own_rules
         self.hand_numbers = hand_numbers
-        choices = [(name, name) for name in PRESETS]
+        choices = [(name, rules_title(name)) for name in PRESETS]
         if own_rules is not None and PRESETS.get(own_rules.name) != own_rules:
             choices.append((GAME_RULES, own_rules.name))
         self.fields["rules"].choices = choices
@@ -115,7 +117,9 @@ class DisputeForm(forms.Form):
                 widget=forms.RadioSelect,
             )
             count = self._shown("players", MIN_PLAYERS)
-            self.seat_names = tuple(f"P{number}" for number in range(1, count + 1))
+            # Translators: a seat at a table with no names, as "P1" (the player in seat 1).
+            seat = pgettext("seat at a table", "P%(number)s")
+            self.seat_names = tuple(seat % {"number": number} for number in range(1, count + 1))
             self.deck_count = self._shown("decks", default_decks(count))
         else:
             self.fields["leader"] = forms.TypedChoiceField(
@@ -223,9 +227,9 @@ class DisputeForm(forms.Form):
             field = None
             if error.player in seats and error.part in ("play", "hand"):
                 field = f"{error.part}_{seats[error.player]}"
-            self.add_error(field, str(error))
+            self.add_error(field, error.in_words(gettext, ngettext))
         except ScoringError as error:
-            self.add_error(None, str(error))
+            self.add_error(None, error.in_words(gettext, ngettext))
         else:
             data["judgement"] = judgement
             data["request"] = judge_input(data["rules"], trump, plays, hands)

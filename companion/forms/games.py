@@ -6,11 +6,12 @@ import dataclasses
 from datetime import MAXYEAR, timedelta
 
 from django import forms
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from companion.display import joined, rules_title
 from companion.forms.choices import LEVEL_CHOICES
 from companion.models import Game, Group, Player
-from companion.templatetags.tractor import joined
 from scoring import (
     PRESETS,
     GameError,
@@ -40,7 +41,7 @@ class GroupRulesField(forms.ChoiceField):
 
     def offer(self, group: Group) -> None:
         self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
-        choices: list = [(_("Presets"), [(name, name) for name in PRESETS])]
+        choices: list = [(_("Presets"), [(name, rules_title(name)) for name in PRESETS])]
         if self.tables:
             choices.append(
                 (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])
@@ -176,7 +177,7 @@ class GameForm(forms.Form):
         try:
             setup = GameSetup(data["rules"], table, data["levels"], data["first_seat"])
         except GameError as error:
-            self.add_error(None, str(error))
+            self.add_error(None, error.in_words(gettext, ngettext))
             return data
         if setup.needs_first_declarer and data["first_seat"] is None:
             self.add_error(
@@ -208,7 +209,7 @@ class GameForm(forms.Form):
                 called=data.get("called") if teams is Teams.FIND_A_FRIEND else None,
             )
         except TableError as error:
-            self.add_error(TABLE_FIELDS.get(error.field or ""), str(error))
+            self.add_error(TABLE_FIELDS.get(error.field or ""), error.in_words(gettext, ngettext))
             return None
 
     def _levels(self, table: Table, seated: list) -> list[Rank] | None:
@@ -236,7 +237,9 @@ class GameForm(forms.Form):
 
     def add_scoring_error(self, error: TableError | GameError) -> None:
         """Show a complaint :meth:`Game.start` raised beside the field it names."""
-        self.add_error(TABLE_FIELDS.get(getattr(error, "field", None) or ""), str(error))
+        self.add_error(
+            TABLE_FIELDS.get(getattr(error, "field", None) or ""), error.in_words(gettext, ngettext)
+        )
 
     def start_args(self) -> dict:
         """What :meth:`Game.start` takes, besides the group and who starts it."""
@@ -311,5 +314,5 @@ class ReplayRulesForm(forms.Form):
                 self.table, decks=data.get("decks") or self.table.decks
             )
         except TableError as error:
-            self.add_error("decks", str(error))
+            self.add_error("decks", error.in_words(gettext, ngettext))
         return data

@@ -72,7 +72,6 @@ class PlayerAccountForm(forms.Form):
         queryset=Player.objects.none(),
         required=False,
         empty_label=_("Nobody yet"),
-        widget=forms.Select(attrs={"class": "form-select"}),
     )
 
     def __init__(self, *args, group: Group, user, **kwargs) -> None:
@@ -99,11 +98,11 @@ class RetireForm(forms.Form):
         label=_("Player to retire"),
         queryset=Player.objects.none(),
         empty_label="—",
-        widget=forms.Select(attrs={"class": "form-select"}),
     )
 
     def __init__(self, *args, group: Group, back: bool = False, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+        # Its ids stay apart from PlayerAccountForm's player on the same page.
+        super().__init__(*args, auto_id="retire-%s", **kwargs)
         field = self.fields["player"]
         field.queryset = group.players.filter(retired=back)
         if back:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.choices import TRUMP_CHOICES
@@ -144,10 +144,14 @@ class HandForm(HandResultForm):
             cards = parse_cards(codes)
             check_copies(cards, decks=self.table.decks)
         except CardError as error:
-            raise forms.ValidationError(error.in_words(gettext)) from None
+            raise forms.ValidationError(error.in_words(gettext, ngettext)) from None
         if cards and len(cards) != self.table.kitty_cards:
             raise forms.ValidationError(
-                _("The kitty holds exactly %(kitty)d cards; %(count)d were given."),
+                ngettext(
+                    "The kitty holds exactly %(kitty)d cards, but %(count)d card was given.",
+                    "The kitty holds exactly %(kitty)d cards, but %(count)d cards were given.",
+                    len(cards),
+                ),
                 params={"kitty": self.table.kitty_cards, "count": len(cards)},
             )
         return cards
@@ -193,9 +197,12 @@ class HandForm(HandResultForm):
             if typed is not None and typed != data["kitty_points"]:
                 self.add_error(
                     "kitty_points",
-                    _(
+                    ngettext(
+                        "The kitty's cards hold %(points)d point, not %(typed)d: clear the "
+                        "points or check the cards.",
                         "The kitty's cards hold %(points)d points, not %(typed)d: clear the "
-                        "points or check the cards."
+                        "points or check the cards.",
+                        data["kitty_points"],
                     )
                     % {"points": data["kitty_points"], "typed": typed},
                 )

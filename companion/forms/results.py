@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.choices import FORMAT_CHOICES, LEVEL_CHOICES, RULES_CHOICES, SIDE_CHOICES
@@ -85,7 +85,9 @@ class HandResultForm(forms.Form):
             return compute(data["last_trick"])
         except ScoringError as error:
             field = ERROR_FIELDS.get(getattr(error, "field", None) or "")
-            self.add_error(field if field in self.fields else None, error.in_words(gettext))
+            self.add_error(
+                field if field in self.fields else None, error.in_words(gettext, ngettext)
+            )
         return None
 
 

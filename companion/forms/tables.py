@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from django import forms
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.choices import (
@@ -56,7 +55,12 @@ class BandForm(forms.Form):
         label=_("To"),
         **POINTS,
         required=False,
-        widget=forms.NumberInput(attrs={**POINTS_WIDGET, "placeholder": _("more")}),
+        widget=forms.NumberInput(
+            attrs={
+                **POINTS_WIDGET,
+                "placeholder": pgettext_lazy("a band with no upper end", "more"),
+            }
+        ),
     )
     winner = forms.TypedChoiceField(
         label=_("Winner"), choices=SIDE_CHOICES, coerce=Side, widget=forms.RadioSelect
@@ -228,11 +232,11 @@ class ScoringTableForm(forms.Form):
                 }
             )
         except RulesError as error:
-            band = re.match(r"band (\d+)\b", str(error))
-            if band and 0 < int(band[1]) <= len(rows):
-                rows[int(band[1]) - 1].add_error(None, str(error))
+            said = error.in_words(gettext, ngettext)
+            if error.band is not None and 0 < error.band <= len(rows):
+                rows[error.band - 1].add_error(None, said)
             else:
-                self.add_error(None, str(error))
+                self.add_error(None, said)
         return data
 
     def is_valid(self) -> bool:

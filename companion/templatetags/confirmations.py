@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import template
 
+from companion.display import either, joined
 from companion.models import FLAG_NOTE_LENGTH, Game, Hand
-from companion.templatetags.tractor import either, joined
 
 register = template.Library()
 

@@ -2,54 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 from django import template
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring.cards import Rank, Suit
+from companion.display import either, joined, level, names, rules_title, suit_symbol
 from scoring.game import Game
 from scoring.rules import Side
 from scoring.settle import Settlement, explain
 from scoring.table import Teams
 
 register = template.Library()
-
-
-@register.filter
-def level(rank: Rank | str) -> str:
-    """A level as players say it: 10 rather than T."""
-    rank = Rank.parse(rank) if isinstance(rank, str) else rank
-    return "10" if rank is Rank.TEN else rank.symbol
+register.filter(level)
+register.filter(rules_title)
+register.filter(names)
+register.filter(suit_symbol)
 
 
 @register.filter
 def explained(settlement: Settlement) -> str:
     """A settlement in the reader's language."""
-    return explain(settlement, gettext)
-
-
-def joined(names: Sequence[object]) -> str:
-    """Names as a sentence lists them: ``Mei``, ``Mei and Lin``, ``Mei, Lin and Wei``."""
-    names = [str(name) for name in names]
-    if len(names) <= 1:
-        return "".join(names)
-    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
-
-
-def either(names: Sequence[object]) -> str:
-    """Names as a choice between them: ``Jun or Hao``, ``Mei, Lin or Wei``."""
-    names = [str(name) for name in names]
-    if len(names) <= 1:
-        return "".join(names)
-    return gettext("%(names)s or %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
-
-
-@register.filter
-def names(seats: Iterable[int], players: Sequence[object]) -> str:
-    """Seats as the names of their players (``players`` in play order): ``Mei and Lin``."""
-    return joined([players[seat] for seat in seats])
+    return explain(settlement, gettext, ngettext)
 
 
 @register.filter
@@ -97,14 +70,6 @@ def next_hand(game: Game) -> str:
 
 
 @register.filter
-def suit_symbol(trump: str | Suit | None) -> str:
-    """A trump suit as its symbol; blank or None is a hand without trump."""
-    if isinstance(trump, Suit):
-        return trump.symbol
-    return Suit.parse(trump).symbol if trump else _("No trump")
-
-
-@register.filter
 def get_item(mapping: dict, key: object) -> object:
     return mapping.get(key)
 
@@ -113,7 +78,7 @@ HAND_FIELD_LABELS = {
     "declarer": _("declarer"),
     "friends": _("friends"),
     "bid": _("bid"),
-    "trump": _("trump"),
+    "trump": pgettext_lazy("what a hand records", "trump"),
     "kitty_cards": _("kitty cards"),
     "kitty_points": _("kitty points"),
     "opponent_points": _("opponents' points"),

@@ -4,58 +4,19 @@ player reads."""
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
-from django.utils.translation import gettext_lazy as _
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, gettext, ngettext
 
-from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, Rank, Suit
+from companion.display import card_codes, card_label, is_red, rules_title
+from scoring.cards import Card, Suit
+from scoring.cli import judge_request
+from scoring.errors import ScoringError
+from scoring.trump import TRUMP, suit_name
 
 register = template.Library()
+register.filter(card_codes)
 
-LEAD_FORMATS = {
-    "single": _("a single"),
-    "pair": _("a pair"),
-    "tractor": _("a tractor"),
-    "throw": _("a throw"),
-}
-FOLLOW_SUITS = {
-    "S": _("spades"),
-    "H": _("hearts"),
-    "D": _("diamonds"),
-    "C": _("clubs"),
-    "trump": _("trumps"),
-}
-
-
-def card_label(card: Card) -> str:
-    """A card as players name it: ``10♥``, ``K♠``, ``BJ``."""
-    if card.is_joker:
-        return str(card)
-    return f"{'10' if card.rank is Rank.TEN else card.rank}{card.suit.symbol}"
-
-
-def is_red(card: Card) -> bool:
-    return card.suit in (Suit.HEARTS, Suit.DIAMONDS) or card == BIG_JOKER
-
-
-# The card grid: a suit to two rows of seven, A down to 2, black and red suits in turn; then the
-# jokers. ``row_start`` begins a new row.
-GRID_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
-CARD_GRID = [
-    {
-        "code": str(card),
-        "label": card_label(card),
-        "red": is_red(card),
-        "row_start": card == SMALL_JOKER or card.rank is Rank.ACE,
-    }
-    for card in sorted(
-        DISTINCT_CARDS,
-        key=lambda card: (
-            (len(GRID_SUITS), card == BIG_JOKER)
-            if card.is_joker
-            else (GRID_SUITS.index(card.suit), -card.rank)
-        ),
-    )
-]
+FOLLOW_SUITS = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS}
 
 
 @register.filter
@@ -68,16 +29,45 @@ def card(code: str) -> str:
 
 
 @register.filter
-def lead_format(value: str) -> str:
-    return LEAD_FORMATS.get(value, value)
+def cards(codes: list[str]) -> str:
+    """The cards of a verdict as labels, for a sentence that names them."""
+    return format_html_join("", "{}", ((card(code),) for code in codes))
 
 
 @register.filter
-def follow_suit(value: str) -> str:
-    return FOLLOW_SUITS.get(value, value)
+def led(lead: dict) -> str:
+    """The verdict's lead as a sentence: who led what, in which suit (the reader's words)."""
+    suit = suit_name(FOLLOW_SUITS.get(lead["suit"], TRUMP)).in_words(gettext, ngettext)
+    words = {"leader": lead["player"], "suit": suit}
+    if lead["format"] == "single":
+        # Translators: %(suit)s is a suit's name as in "in hearts", "in trumps".
+        return gettext("%(leader)s led a single in %(suit)s.") % words
+    if lead["format"] == "pair":
+        # Translators: %(suit)s is a suit's name as in "in hearts", "in trumps".
+        return gettext("%(leader)s led a pair in %(suit)s.") % words
+    if lead["format"] == "tractor":
+        # Translators: %(suit)s is a suit's name as in "in hearts", "in trumps".
+        return gettext("%(leader)s led a tractor in %(suit)s.") % words
+    # Translators: %(suit)s is a suit's name as in "in hearts", "in trumps".
+    return gettext("%(leader)s led a throw in %(suit)s.") % words
+
+
+@register.filter
+def in_words(verdict: dict, trick: dict | None) -> dict:
+    """The verdict with its reasons in the reader's language: the trick (``trick``, the
+    request it answers) judged again, since a saved verdict keeps its reasons in English. A
+    trick the engine can no longer judge keeps the saved verdict."""
+    reasons = any("reason" in play for play in verdict.get("plays", ()))
+    if not reasons or not trick or (get_language() or "en").startswith("en"):
+        return verdict
+    try:
+        return judge_request(trick, gettext, ngettext)
+    except ScoringError:
+        return verdict
 
 
 @register.filter
 def rules_name(rules: str | dict) -> str:
-    """A request's rules: a preset's name, or a group's own table by its name."""
-    return rules.get("name", "") if isinstance(rules, dict) else rules
+    """A request's rules: a preset by its title in the reader's language, or a group's own
+    table by its name."""
+    return rules_title(rules.get("name", "") if isinstance(rules, dict) else rules)

@@ -8,12 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from companion.display import either
 from companion.forms.confirmations import ConfirmationsForm, FlagForm
 from companion.models import ConfirmationRefused, Game, Group, Hand, HandChangedSince, Refusal
-from companion.templatetags.tractor import either
 from companion.views.games import _version, member_game, scoreboard
 
 
@@ -72,8 +73,10 @@ def refusal_message(refused: ConfirmationRefused) -> str:
             "You entered hand %(number)d: someone else confirms it on their own phone, or you "
             "correct it."
         ),
-        Refusal.NOT_AN_OPPONENT: _(
-            "Only %(names)s, who played against the declarers, may confirm hand %(number)d."
+        Refusal.NOT_AN_OPPONENT: ngettext(
+            "Only %(names)s, who played against the declarers, may confirm hand %(number)d.",
+            "Only %(names)s, who played against the declarers, may confirm hand %(number)d.",
+            len(confirmers),
         ),
         Refusal.FLAGGED: _("Hand %(number)d is already flagged by %(name)s."),
         Refusal.NOT_FLAGGED: _("Hand %(number)d is not flagged."),

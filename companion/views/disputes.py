@@ -8,9 +8,9 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from companion.display import CARD_GRID
 from companion.forms.disputes import GAME_RULES, NO_TRUMP, DisputeForm
 from companion.models import Dispute, Game
-from companion.templatetags.tricks import CARD_GRID
 from companion.views.games import member_game
 from companion.views.methods import page_and_form
 from scoring import PRESETS
@@ -18,9 +18,11 @@ from scoring.game import Game as ScoredGame
 
 # The page's actions besides judging: "seat" lays the seats out again when the players, the
 # decks or the leader change (htmx asks as soon as they do; without it, a button does);
-# "save" keeps a game's verdict as a precedent.
+# "save" keeps a game's verdict as a precedent; "read" (htmx, as cards are typed) answers
+# the cards each field reads, for the card grid to show.
 SEAT = "seat"
 SAVE = "save"
+READ = "read"
 
 
 @page_and_form
@@ -81,7 +83,7 @@ def _dispute_page(
 ) -> HttpResponse:
     template = "companion/dispute.html"
     if request.htmx:
-        template += "#verdict"
+        template += "#card-codes" if request.POST.get("action") == READ else "#verdict"
     return render(
         request,
         template,

@@ -14,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from companion import exchange
+from companion.display import joined
 from companion.forms.exchange import GroupImportForm
 from companion.models import Group
 from companion.views.groups import member_group
@@ -62,8 +63,10 @@ def group_import(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("Imported %(group)s: %(counts)s.")
-                % {"group": imported.group, "counts": export.summary},
+                # Translators: %(players)s, %(games)s and %(hands)s are counts such as
+                # "5 players", "1 game", "2 hands".
+                _("Imported %(group)s: %(players)s, %(games)s, %(hands)s.")
+                % {"group": imported.group, **export.counts},
             )
             if imported.missing:
                 messages.warning(
@@ -72,7 +75,7 @@ def group_import(request: HttpRequest) -> HttpResponse:
                         "These usernames in the file are nobody you play with here, so what the "
                         "file credits to them is credited to nobody: %(names)s."
                     )
-                    % {"names": ", ".join(imported.missing)},
+                    % {"names": joined(imported.missing)},
                 )
             return redirect(imported.group)
     return render(request, "companion/group_import.html", {"form": form})

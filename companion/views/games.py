@@ -14,11 +14,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from companion.display import CARD_GRID, level, names, suit_symbol
 from companion.forms.hands import HandForm, allowed_trumps
 from companion.models import (
     CONFIRMERS,
@@ -30,9 +30,8 @@ from companion.models import (
     Seat,
     StaleGame,
 )
-from companion.templatetags.tractor import level, names, suit_symbol
-from companion.templatetags.tricks import CARD_GRID
 from companion.views.methods import page_and_form, require_safe
+from companion.views.previews import previewing
 from scoring import Rules
 from scoring.cards import Card, Rank, Suit, full_pack
 from scoring.game import Game as ScoredGame
@@ -52,13 +51,29 @@ CHANGES_SENT = 40
 # Most calls are a clean sweep or a line where the result changes; four buttons fit a phone.
 QUICK_TOTALS_SHOWN = 4
 # The point cards the opponents may have won; the table's decks say how many of each there are.
-POINT_CARDS = tuple(
-    (kind, label, rank)
-    for kind, label, rank in (
-        ("fives", _lazy("Fives"), Rank.FIVE),
-        ("tens", _lazy("Tens"), Rank.TEN),
-        ("kings", _lazy("Kings"), Rank.KING),
-    )
+# Each with the words of its counter and of its two buttons.
+POINT_CARDS = (
+    (
+        "fives",
+        Rank.FIVE,
+        gettext_lazy("Fives"),
+        gettext_lazy("One five fewer"),
+        gettext_lazy("One more five"),
+    ),
+    (
+        "tens",
+        Rank.TEN,
+        gettext_lazy("Tens"),
+        gettext_lazy("One ten fewer"),
+        gettext_lazy("One more ten"),
+    ),
+    (
+        "kings",
+        Rank.KING,
+        gettext_lazy("Kings"),
+        gettext_lazy("One king fewer"),
+        gettext_lazy("One more king"),
+    ),
 )
 # The kitty's card grid is the dispute's, with each card's points for the running total.
 KITTY_GRID = [{**card, "points": Card.parse(card["code"]).points} for card in CARD_GRID]
@@ -405,15 +420,16 @@ def _hand_number(value: str | None) -> int | None:
 
 def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
     number = game.hands.count()
+    if number == 0:
+        messages.error(request, _("There is no hand to undo."))
+        return redirect(game)
     try:
-        if number == 0:
-            raise GameError(_("There is no hand to undo."))
         game.delete_hand(number, version=_version(request), by=request.user)
         messages.success(request, _("Hand %(number)d undone.") % {"number": number})
     except StaleGame:
         messages.warning(request, _("Someone else changed the game first: here it is now."))
     except GameError as error:
-        messages.error(request, str(error))
+        messages.error(request, refused_delete(error, number))
     return redirect(game)
 
 
@@ -446,7 +462,7 @@ def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> Http
         except StaleGame:
             messages.warning(request, _("Someone else changed the game first: here it is now."))
         except GameError as error:
-            messages.error(request, str(error))
+            messages.error(request, refused_delete(error, number))
         return redirect(game)
     return _hand_page(request, game, hands, number=number)
 
@@ -474,7 +490,8 @@ def _hand_page(
     and its errors; one that someone else's change overtook (``stale``) comes back filled in
     as sent, so that a hand kept on the phone while offline is never silently lost."""
     editing = number <= len(hands)
-    saving = request.method == "POST" and not request.POST.get("preview") and not stale
+    preview = previewing(request)
+    saving = request.method == "POST" and not preview and not stale
     resent = None
     if saving and not editing:
         # A resent save (a double tap, an answer lost on the way) is checked as the hand it
@@ -503,7 +520,7 @@ def _hand_page(
                 "against the game as it is now, and save it again."
             ),
         )
-    elif data is not None and not request.POST.get("preview") and form.is_valid():
+    elif saving and form.is_valid():
         try:
             if editing:
                 game.edit_hand(
@@ -536,7 +553,7 @@ def _hand_page(
             return _gone_to(request, game)
 
     template = "companion/hand_form.html"
-    if request.htmx and request.POST.get("preview"):
+    if request.htmx and preview:
         template += "#preview"
     table = before.table
     first_error = _mark_errors(form)
@@ -559,16 +576,14 @@ def _hand_page(
             "bid_trumps": bid_trumps() if table.trumps.bids else {},
             "first_error": first_error,
         },
-        status=422 if request.htmx and not request.POST.get("preview") else 200,
+        status=422 if request.htmx and not preview else 200,
     )
 
 
 def _mark_errors(form: HandForm) -> str | None:
-    """Tie each field's error to it for screen readers; the first field at fault (its name)
-    takes the focus, so that a failed save opens with it in view."""
+    """The first field at fault (its name) takes the focus, so that a failed save opens with it
+    in view; the field template ties each error to its field for screen readers."""
     wrong = [name for name in form.fields if name in form.errors]
-    for name in wrong:
-        form.fields[name].widget.attrs["aria-describedby"] = f"error_1_{form[name].auto_id}"
     if wrong:
         form.fields[wrong[0]].widget.attrs["autofocus"] = True
     return wrong[0] if wrong else None
@@ -589,7 +604,7 @@ def bid_trumps() -> dict[str, str]:
 def refused_edit(error: GameError, number: int, count: int) -> str:
     """Why a save was refused, in the players' words; for a correction that a later hand
     cannot follow, also what to do about it."""
-    said = error.in_words(_)
+    said = error.in_words(_, ngettext)
     if error.hand is None or error.hand <= number:
         return said
     later = range(error.hand, count + 1)
@@ -621,6 +636,20 @@ def refused_edit(error: GameError, number: int, count: int) -> str:
     )
 
 
+def refused_delete(error: GameError, number: int) -> str:
+    """Why deleting hand ``number`` was refused, in the players' words: a later hand (numbered
+    as the page shows it) could not have been played without it."""
+    said = error.in_words(_, ngettext)
+    if error.hand is None or error.hand < number:
+        return said
+    # Translators: %(said)s is a sentence saying what is wrong with the later hand.
+    return _("Without hand %(number)d, hand %(later)d could not have been played: %(said)s") % {
+        "number": number,
+        "later": error.hand + 1,
+        "said": said,
+    }
+
+
 def hand_numbers(numbers) -> str:
     """Hand numbers as runs: ``2–4, 7, 9``."""
     runs: list[list[int]] = []
@@ -629,7 +658,13 @@ def hand_numbers(numbers) -> str:
             runs[-1].append(number)
         else:
             runs.append([number])
-    return ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+    text = ""
+    for run in runs:
+        numbers = f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0])
+        # Translators: a list of hand numbers (or runs such as 4–6) and the next one after it.
+        listed = pgettext("a list of hand numbers", "%(numbers)s, %(next)s")
+        text = listed % {"numbers": text, "next": numbers} if text else numbers
+    return text
 
 
 def quick_totals(rules: Rules, decks: int) -> list[int]:
@@ -645,10 +680,12 @@ def point_cards(decks: int) -> list[dict]:
         {
             "kind": kind,
             "label": label,
+            "fewer": fewer,
+            "more": more,
             "worth": Card(rank=rank, suit=Suit.SPADES).points,
             "most": sum(card.rank is rank for card in pack),
         }
-        for kind, label, rank in POINT_CARDS
+        for kind, rank, label, fewer, more in POINT_CARDS
     ]
 
 
@@ -661,7 +698,11 @@ def correction_message(old: ScoredGame, new: ScoredGame, number: int) -> str:
         was, now = old.state.levels[side[0]], new.state.levels[side[0]]
         if was != now:
             said.append(
-                _("%(players)s now at %(new)s instead of %(old)s.")
+                ngettext(
+                    "%(players)s is now at %(new)s instead of %(old)s.",
+                    "%(players)s are now at %(new)s instead of %(old)s.",
+                    len(side),
+                )
                 % {"players": names(side, players), "new": level(now), "old": level(was)}
             )
     moved = [
@@ -671,6 +712,7 @@ def correction_message(old: ScoredGame, new: ScoredGame, number: int) -> str:
     ]
     if moved:
         said.append(
+            # Translators: %(hands)s are hand numbers, as "4–6, 9".
             ngettext(
                 "The levels after hand %(hands)s changed.",
                 "The levels after hands %(hands)s changed.",
@@ -683,15 +725,36 @@ def correction_message(old: ScoredGame, new: ScoredGame, number: int) -> str:
         if not new_state.winners:
             said.append(_("The game is no longer won."))
         else:
-            winners = names(new_state.winners, players)
-            said.append(_("%(players)s win the game.") % {"players": winners})
+            said.append(
+                ngettext(
+                    "%(players)s wins the game.",
+                    "%(players)s win the game.",
+                    len(new_state.winners),
+                )
+                % {"players": names(new_state.winners, players)}
+            )
     elif new_state.next_declarers != old_state.next_declarers and new_state.next_declarers:
         said.append(
-            _("%(players)s declare next.") % {"players": names(new_state.next_declarers, players)}
+            ngettext(
+                "%(players)s declares next.",
+                "%(players)s declare next.",
+                len(new_state.next_declarers),
+            )
+            % {"players": names(new_state.next_declarers, players)}
         )
     if len(said) == 1 and old.hands[number - 1].after.levels == new.hands[number - 1].after.levels:
         said.append(_("No levels changed."))
-    return " ".join(said)
+    return sentences(said)
+
+
+def sentences(said: list[str]) -> str:
+    """Sentences one after the other, as the language writes them (Chinese: with no space)."""
+    text = said[0]
+    for sentence in said[1:]:
+        # Translators: two sentences of one message, one after the other. Chinese writes them
+        # with no space between.
+        text = _("%(sentence)s %(next)s") % {"sentence": text, "next": sentence}
+    return text
 
 
 @require_safe

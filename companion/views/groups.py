@@ -28,6 +28,7 @@ from companion.throttling import too_many_signups
 from companion.views import RECENT_GAMES
 from companion.views.confirmations import ask_for_confirmations
 from companion.views.methods import page_and_form
+from companion.views.previews import previewing
 from scoring import PRESETS, Band, GameError, Side, TableError
 
 # The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
@@ -253,9 +254,9 @@ def scoring_table_page(
 ) -> HttpResponse:
     """The scoring table's form, for a new table or an existing one.
 
-    Its POST saves, unless htmx asks for the live preview (target ``table-preview``) or a
-    button asks for one more band (``action=add``). ``?preset=NAME`` fills the rows from a
-    preset; a new table starts from the standard one.
+    Its POST saves, unless it asks for a preview (``previews``) or a button asks for one
+    more band (``action=add``). ``?preset=NAME`` fills the rows from a preset; a new table
+    starts from the standard one.
     """
     template = "companion/table_form.html"
     if request.method == "POST":
@@ -265,8 +266,9 @@ def scoring_table_page(
             form = form.with_new_band()
             if request.htmx:
                 template += "#bands"
-        elif request.htmx and request.htmx.target == "table-preview":
-            template += "#table-preview"
+        elif previewing(request):
+            if request.htmx:
+                template += "#table-preview"
         elif form.is_valid():
             rules = form.cleaned_data["rules"]
             if table is None:
@@ -327,8 +329,8 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a game: four to eight players of the roster in play order, the rules, the table.
 
     The page can add a missing player (``action=add_player``): they join the roster, take the
-    first empty seat, and the choices made so far are kept. An htmx change (``preview``)
-    answers with the table the choices make so far.
+    first empty seat, and the choices made so far are kept. A preview (``previews``) shows the
+    table the choices make so far.
     """
     group = member_group(request, pk)
     player_form = PlayerForm(prefix="player", group=group)
@@ -349,10 +351,11 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
         form = GameForm(initial=chosen, group=group)
     elif request.method == "POST":
         form = GameForm(request.POST, group=group)
-        if request.htmx and request.POST.get("preview"):
+        if previewing(request):
             form.is_valid()
-            return render(request, template + "#table-summary", {"group": group, "form": form})
-        if form.is_valid():
+            if request.htmx:
+                return render(request, template + "#table-summary", {"group": group, "form": form})
+        elif form.is_valid():
             try:
                 game = Game.start(group, **form.start_args(), by=request.user)
             except (TableError, GameError) as error:

@@ -17,3 +17,10 @@ htmx.onLoad((root) => {
     element.style.cssText = element.dataset.style;
   }
 });
+
+// A form with data-submit-on-change (the language switch) is sent as soon as its choice changes;
+// without JavaScript its own button sends it.
+document.addEventListener("change", (event) => {
+  const form = event.target.form;
+  if (form && form.hasAttribute("data-submit-on-change")) form.requestSubmit();
+});

@@ -1,22 +1,20 @@
 // The Dispute page's thumb helper: a card grid under each player's field. Without it the form
 // still works, cards typed as codes. Who sits where is the server's: it lays the seats out.
+// Card notation is the server's too: it renders what each field reads as the grid's codes
+// (#card-codes, asked again as cards are typed); this script only counts those exact codes.
 (function () {
   const form = document.getElementById("dispute-form");
   const template = document.getElementById("card-grid");
   if (!form || !template) return;
 
-  const SUITS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
   // A tap adds a copy of a card up to as many as the table's decks hold.
   const decks = () => Number(document.getElementById("dispute-fields").dataset.decks);
-  // The field's codes as the grid names them: 10H is TH, 5♠ is 5S.
-  const codes = (input) =>
-    input.value
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((code) => code.toUpperCase().replace(/^10/, "T").replace(/[♠♥♦♣]$/, (s) => SUITS[s]));
 
   const fieldOf = (element) => element.closest(".cards-field");
   const inputOf = (field) => field.querySelector(".cards-input");
+  // The codes the server read in the field, kept up to date by each tap here.
+  const readOf = (input) => document.querySelector(`#card-codes [data-field="${input.name}"]`);
+  const codes = (input) => (readOf(input)?.dataset.codes || "").split(" ").filter(Boolean);
 
   const refresh = (field) => {
     const counts = new Map();
@@ -43,11 +41,17 @@
     field.scrollIntoView({ block: "start", behavior: "smooth" });
   };
 
-  const changed = (input) => input.dispatchEvent(new Event("change", { bubbles: true }));
+  // As typing does, a tap asks the server to read the field again: an answer to an earlier
+  // reading, still on its way, is then replaced rather than shown.
+  const changed = (input) => input.dispatchEvent(new Event("input", { bubbles: true }));
 
   const enhance = () => form.querySelectorAll(".cards-toggle").forEach((t) => (t.hidden = false));
   enhance();
   document.body.addEventListener("htmx:load", enhance);
+  // The server's reading of typed cards arrived: the open grid shows it.
+  document.body.addEventListener("htmx:afterSettle", () =>
+    form.querySelectorAll('.cards-toggle[aria-expanded="true"]').forEach((t) => refresh(fieldOf(t))),
+  );
 
   form.addEventListener("click", (event) => {
     const toggle = event.target.closest(".cards-toggle");
@@ -73,11 +77,9 @@
       list = n < decks() ? [...list, code] : list.filter((c) => c !== code);
     }
     input.value = list.join(" ");
+    const read = readOf(input);
+    if (read) read.dataset.codes = input.value;
     refresh(field);
     changed(input);
-  });
-
-  form.addEventListener("input", (event) => {
-    if (event.target.matches(".cards-input")) refresh(fieldOf(event.target));
   });
 })();

@@ -162,7 +162,9 @@
         if (ok && (radio.checked || !shown)) shown = radio;
       });
       const checked = box.querySelector("input[name=bid]:checked") || shown;
-      summary.textContent = checked ? title + ": " + form.querySelector(`label[for="${checked.id}"]`).textContent.trim() : title;
+      // The sentence is the server's ("Bid: {choice}"), so that each language words it.
+      const choice = checked && form.querySelector(`label[for="${checked.id}"]`).textContent.trim();
+      summary.textContent = checked ? summary.dataset.chosen.replace("{choice}", choice) : title;
     };
     form.addEventListener("change", (event) => {
       if (event.target.name === "trump" || event.target.name === "bid") update();
@@ -240,7 +242,7 @@
     if (!wrong) return;
     wrong.closest("details")?.setAttribute("open", "");
     wrong.focus({ preventScroll: true });
-    (wrong.closest(".hand-choices, .hand-entry, #hand-errors") || wrong).scrollIntoView({ block: "center" });
+    (wrong.closest(".field-choices, .field-entry, #hand-errors") || wrong).scrollIntoView({ block: "center" });
   }
 
   start();

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+
 import pytest
 
 KITTY = ("5H", "KD", "2C", "3C", "4C", "6C", "7C", "8C")  # 15 points
@@ -30,3 +34,19 @@ def tap_hand(phone, declarer: str, opponent_points: int, kitty=KITTY) -> None:
 @pytest.fixture
 def record_hand():
     return tap_hand
+
+
+@pytest.fixture(scope="session")
+def cjk_font() -> None:
+    """For the Chinese pages: without a CJK font Chromium draws boxes, and a screenshot shows
+    nothing to check. A local run without one skips, saying so; CI fails."""
+    fc_list = shutil.which("fc-list")
+    command = [fc_list, ":lang=zh", "family"]
+    if not fc_list or not subprocess.run(command, capture_output=True, text=True).stdout.strip():
+        message = (
+            "no CJK font (`fc-list :lang=zh` finds none): `apt-get install fonts-noto-cjk` "
+            "to run the Chinese browser tests"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import expect
 
 from companion.models import Dispute, Game, Group, Hand, Membership, Player
 from scoring import get_rules
@@ -94,10 +95,20 @@ def test_a_trick_tapped_in_on_a_phone_gets_its_verdict_in_place(phone, live_serv
     phone.locator("#id_play_3").fill("2C XC")
     phone.get_by_role("button", name="Judge the trick").click()
     field = phone.locator(".cards-field", has=phone.locator("#id_play_3"))
-    field.get_by_text("unknown card 'XC'").wait_for()
+    field.get_by_text("XC is not a card").wait_for()
     assert phone.locator("#id_play_3").input_value() == "2C XC"
     assert phone.locator("#id_play_0").input_value() == "5H 5H"
     screenshot(phone, "error-beside-field")
+
+    # Cards typed in any notation the server reads show on the grid as pressed.
+    phone.locator("#id_play_3").fill("10h 10♥ 2c")
+    field.get_by_role("button", name="Cards").click()
+    expect(field.locator('.grid-card[data-card="TH"] .copies')).to_have_text("×2")
+    expect(field.locator('.grid-card[data-card="2C"]')).to_have_attribute("aria-pressed", "true")
+    expect(field.locator('.grid-card[data-card="3C"]')).to_have_attribute("aria-pressed", "false")
+    screenshot(phone, "typed-cards-pressed")
+    field.locator('.grid-card[data-card="TH"]').click()  # two decks: a third takes them back
+    assert phone.locator("#id_play_3").input_value() == "2C"
 
 
 def test_six_players_are_seated_with_three_decks_and_their_trick_judged(

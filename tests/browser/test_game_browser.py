@@ -43,7 +43,7 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
 
     record_hand(phone, "Mei", opponent_points=0)
     screenshot(phone, "scoreboard-after-hand-1")
-    watcher.get_by_text(": 0, declarers climb 2, stopping at A").wait_for()
+    watcher.get_by_text("In the 0 band, the declarers climb 2 levels, stopping at A").wait_for()
     assert watcher.locator('[data-level="0-2"]').inner_text() == "A"
 
     phone.get_by_role("link", name="Record a hand").click()
@@ -58,12 +58,14 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     # Hand 1 was really 40 points: North–South reach only K, so hand 2 no longer wins at A.
     phone.locator("#hand-1").get_by_role("link", name="Edit").click()
     phone.get_by_label("Opponents' points").fill("40")
-    phone.locator("#preview").get_by_text("declarers climb 1").wait_for()
+    phone.locator("#preview").get_by_text("the declarers climb 1 level").wait_for()
     phone.get_by_role("button", name="Save the correction").click()
     phone.wait_for_url(f"**/games/{game.pk}/")
     assert phone.locator('[data-level="0-2"]').inner_text() == "A"
     assert phone.get_by_text("win the game").count() == 0
-    watcher.locator("#hand-1").get_by_text(": 40–75, declarers climb 1").wait_for()
+    watcher.locator("#hand-1").get_by_text(
+        "In the 40–75 band, the declarers climb 1 level"
+    ).wait_for()
     screenshot(phone, "after-correction")
 
     # Undo asks first: dismissed, nothing happens; accepted, hand 2 goes (into the history).

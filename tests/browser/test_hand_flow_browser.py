@@ -73,7 +73,9 @@ def test_a_standard_hand_is_recorded_without_scrolling(hand_page, game, screensh
     for control in controls[:-1]:
         control.click()
     phone.get_by_role("button", name="+20").click()
-    phone.locator("#preview").get_by_text("Opponents 45: 40–75, declarers climb 1").wait_for()
+    phone.locator("#preview").get_by_text(
+        "Opponents 45 points. In the 40–75 band, the declarers climb 1 level"
+    ).wait_for()
     assert phone.evaluate("window.scrollY") == 0
     assert in_view(phone, phone.get_by_role("button", name="Save hand"))
     assert in_view(phone, phone.locator("#preview"))
@@ -135,7 +137,7 @@ def test_a_refused_save_opens_with_its_error_in_view_and_focused(hand_page, game
     screenshot(phone, "refused-save")
     assert phone.evaluate("document.activeElement.id") == "id_opponent_points"
     assert in_view(phone, phone.locator("#id_opponent_points"))
-    assert in_view(phone, phone.locator("#error_1_id_opponent_points"))
+    assert in_view(phone, phone.locator("#id_opponent_points_error"))
     assert "opponent_points" not in phone.locator("#hand-page").inner_text()
     assert not Hand.objects.exists()
 
@@ -164,6 +166,8 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once(hand_page, gam
 
     phone.context.set_offline(False)
     phone.wait_for_url(f"**{game.get_absolute_url()}")
-    phone.get_by_text("Opponents 40: 40–75, declarers climb 1").first.wait_for()
+    phone.get_by_text(
+        "Opponents 40 points. In the 40–75 band, the declarers climb 1 level"
+    ).first.wait_for()
     assert Hand.objects.count() == 1
     assert phone.evaluate("Object.keys(localStorage).length") == 0

@@ -33,6 +33,8 @@ def test_score_a_hand_updates_live_as_fields_change(phone, live_server, screensh
     phone.get_by_text("Pair", exact=True).click()
 
     result = phone.locator("#settlement")
-    result.get_by_text("= 145: 120–155, opponents take the deal and climb 1").wait_for()
+    result.get_by_text(
+        "= 145 points. In the 120–155 band, the opponents take the deal and climb 1 level."
+    ).wait_for()
     assert phone.url.endswith("/settle/"), "the preview must not reload the page"
     screenshot(phone, "settle-hand")

@@ -139,7 +139,7 @@ def test_six_players_find_friends_until_a_side_holds_at_ace(phone, live_server, 
         phone,
         friends=("Nobody",),
         points=40,
-        expect="declarers climb 3, one more for holding short-handed",
+        expect="the declarers climb 3 levels, one more for holding short-handed",
     )
     assert phone.locator("#hand-2 .hand-sides").inner_text().startswith("Wei alone against")
     phone.get_by_text("Wei starts hand 3 at level 9: the declarers held.").wait_for()
@@ -184,13 +184,15 @@ def test_eight_partners_play_with_four_decks(phone, live_server, group, screensh
     assert phone.locator('.kitty-card[data-card="KD"] .copies').inner_text() == "×4"
     phone.get_by_role("button", name="Count cards").click()
     for _ in range(17):
-        phone.get_by_role("button", name="One more Fives").click()
+        phone.get_by_role("button", name="One more five").click()
     assert phone.locator("#count-fives").inner_text() == "16"
     fits(phone)
     screenshot(phone, "hand-form")
     phone.go_back()
 
-    tap_hand(phone, declarer="Mei", points=155, expect="80–155, declarers climb 1")
+    tap_hand(
+        phone, declarer="Mei", points=155, expect="In the 80–155 band, the declarers climb 1 level"
+    )
     phone.get_by_text(
         "Mei, Lin, Wei or Zhao may start hand 2 at level 3 (Lin by turn): the declarers held."
     ).wait_for()
@@ -199,7 +201,7 @@ def test_eight_partners_play_with_four_decks(phone, live_server, group, screensh
         "Jun, Hao, Yan or Xiu may start hand 3 at level 2 (Hao by turn): "
         "Jun, Hao, Yan and Xiu take over."
     ).wait_for()
-    tap_hand(phone, declarer="Xiu", points=0, expect="declarers climb 3")
+    tap_hand(phone, declarer="Xiu", points=0, expect="the declarers climb 3 levels")
     assert phone.locator('[data-level="1-3-5-7"]').inner_text() == "5"
     assert phone.locator('[data-level="0-2-4-6"]').inner_text() == "3"
     fits(phone)
@@ -228,7 +230,7 @@ def test_a_fixed_trump_in_turn_asks_no_bid_or_trump(phone, live_server, group, s
     phone.get_by_text("Trump is fixed for this hand: ♠. Nobody bids.").wait_for()
     screenshot(phone, "hand-form")
     phone.go_back()
-    tap_hand(phone, trump=None, points=40, expect="declarers climb 1")
+    tap_hand(phone, trump=None, points=40, expect="the declarers climb 1 level")
     phone.get_by_text("Hao starts hand 2 at level 3: the declarers held.").wait_for()
     phone.get_by_text("Hand 2's trump: ♦.").wait_for()
     tap_hand(phone, trump=None, points=85, expect="opponents take the deal")

@@ -49,7 +49,7 @@ def test_a_new_account_plays_a_game_until_a_team_wins_at_ace(
     assert phone.locator("input[name=declarer][value='0']").is_checked()
     phone.locator("label", has_text="♠").click()
     phone.get_by_role("button", name="Count cards").click()
-    for label, taps in (("One more Fives", 2), ("One more Kings", 3)):
+    for label, taps in (("One more five", 2), ("One more king", 3)):
         for _ in range(taps):
             phone.get_by_role("button", name=label).click()
     assert phone.get_by_label("Opponents' points").input_value() == "40"

@@ -35,6 +35,15 @@ def players(group) -> list[Player]:
 
 
 @pytest.fixture
+def cast(group, players) -> dict[str, Player]:
+    """The four of ``players`` by name, and Ed, Wei, Yan and Bo, who joined the roster later."""
+    named = {player.name: player for player in players}
+    for name in ("Ed", "Wei", "Yan", "Bo"):
+        named[name] = Player.objects.create(group=group, name=name)
+    return named
+
+
+@pytest.fixture
 def start_game(group, players, user):
     """Starts a game of ``group`` (default: the four of ``players`` under standard rules);
     keywords as :meth:`Game.start` takes them."""

@@ -150,3 +150,8 @@ def hand_row(game: Game, number: int, result: HandResult) -> Hand:
         last_trick_format=result.last_trick.format.value,
         last_trick_cards=result.last_trick.cards,
     )
+
+
+def seated(cast: dict[str, Player], names: str) -> list[Player]:
+    """The players named in ``names`` ("Mei Jun Lin Hao"), in that seat order."""
+    return [cast[name] for name in names.split()]

@@ -15,23 +15,11 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from hands import HELD_FIELDS
 
 from companion.models import GameSummary, Group, Hand, HandChange, Membership
 
 pytestmark = pytest.mark.django_db
-
-# Mei declares in hearts and holds the opponents to 45: her side climbs 1.
-HAND = {
-    "declarer": 0,
-    "bid": "one",
-    "trump": "H",
-    "kitty_cards": "",
-    "kitty_points": 0,
-    "opponent_points": 45,
-    "last_trick_winner": "declarers",
-    "last_trick_format": "single",
-    "last_trick_cards": 1,
-}
 
 
 def account(group, players, name: str) -> User:
@@ -81,7 +69,7 @@ def game(asking, mei, jun, hao, start_game):
 
 def record(game, by, **changes) -> Hand:
     game.refresh_from_db()
-    return game.record_hand({**HAND, **changes}, version=game.version, request_key="", by=by)
+    return game.record_hand({**HELD_FIELDS, **changes}, version=game.version, request_key="", by=by)
 
 
 def confirmation_url(game, number: int = 1) -> str:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import io
 from collections import Counter
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 
+from companion.management.commands.demo_history import DEMO_USER
 from companion.models import Group, Hand, HandChange
 from scoring import PRESETS
 
@@ -26,14 +30,30 @@ def generate(name: str, *options: str, games: int = 120, seed: int = 7) -> Group
     return Group.objects.get(name=name)
 
 
-@pytest.fixture
-def ladder() -> Group:
-    return generate("Ladder club")
+@pytest.fixture(scope="module")
+def ladder(django_db_setup, django_db_blocker) -> Iterator[Group]:
+    """120 games, made once for the module's tests, which only read them."""
+    yield from made_once(django_db_blocker, "Ladder club")
 
 
-@pytest.fixture
-def variants() -> Group:
-    return generate("Variants club", "--variants")
+@pytest.fixture(scope="module")
+def variants(django_db_setup, django_db_blocker) -> Iterator[Group]:
+    """120 games at every shape of table, made once for the module's tests, which only read
+    them."""
+    yield from made_once(django_db_blocker, "Variants club", "--variants")
+
+
+def made_once(blocker, name: str, *options: str) -> Iterator[Group]:
+    """A group made outside the tests' transactions, and removed after the module with what
+    it left behind (its ladder in the cache, the demo account)."""
+    with blocker.unblock():
+        group = generate(name, *options)
+    yield group
+    with blocker.unblock():
+        group.games.all().delete()  # seats hold their players: the games go first
+        group.delete()
+        User.objects.filter(username=DEMO_USER).delete()
+        cache.clear()
 
 
 def shapes(group: Group) -> Counter:

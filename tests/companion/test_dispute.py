@@ -143,6 +143,25 @@ def test_it_updates_the_verdict_in_place_for_htmx(client):
     assert "<html" not in response.text
 
 
+def test_it_reads_typed_cards_as_the_grid_s_codes_as_they_are_typed(client):
+    typed = {**CONTRACT_TRICK, "play_0": "10h 5♠, bj xc", "hand_3": "t"}
+
+    response = client.post("/dispute/", {**typed, "action": "read"}, headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="card-codes" hidden>')
+    assert '<div data-field="play_0" data-codes="TH 5S BJ"></div>' in response.text
+    assert '<div data-field="hand_3" data-codes=""></div>' in response.text
+    assert "verdict" not in response.text
+
+
+def test_the_page_renders_what_each_field_reads(client):
+    response = client.post("/dispute/", {**CONTRACT_TRICK, "play_1": "9h k♥", "action": "judge"})
+
+    assert '<div data-field="play_1" data-codes="9H KH"></div>' in response.text
+    assert '<div data-field="hand_1" data-codes="9H KH 7H 7H 3C"></div>' in response.text
+
+
 def test_the_standalone_page_works_logged_out_and_links_from_home(client):
     page = client.get("/dispute/").text
 
@@ -241,7 +260,7 @@ def test_it_judges_a_hand_without_trump(client):
 
     verdict = verdict_text(response.text)
     assert "P1 wins the trick 40 points" in verdict
-    assert "P1 led a tractor in trumps. standard · level 5 · No trump" in verdict
+    assert "P1 led a tractor in trumps. Standard · level 5 · No trump" in verdict
 
 
 def test_a_failed_throw_shows_who_beats_it_what_to_lead_and_the_penalty(client):
@@ -260,7 +279,7 @@ def test_a_failed_throw_shows_who_beats_it_what_to_lead_and_the_penalty(client):
     )
 
     verdict = verdict_text(response.text)
-    assert "P1's throw fails P2 can beat it: P1 leads Q♥ Q♥ Penalty: 10 points" in verdict
+    assert "P1's throw fails P2 can beat it: P1 leads Q♥ Q♥ instead. Penalty: 10 points." in verdict
     assert (
         "✗ Illegal: P1's throw fails: P2 held KH KH, which beats QH QH; "
         "P1 takes back 1 card and leads QH QH, paying 10 points"
@@ -270,7 +289,7 @@ def test_a_failed_throw_shows_who_beats_it_what_to_lead_and_the_penalty(client):
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        ({"play_1": "XH 9H"}, "play_1", "unknown card &#x27;XH&#x27;"),
+        ({"play_1": "XH 9H"}, "play_1", "XH is not a card: write cards like 5H KD TS BJ."),
         ({"hand_2": "2C 2C 2C SJ SJ"}, "hand_2", "P3&#x27;s hand: 2C appears 3 times"),
         ({"play_3": "SJ 3C"}, "play_3", "the plays: SJ appears 3 times"),
         ({"hand_0": "5H 5H BJ BJ", "play_3": "BJ 3C"}, "play_3", "the hands and plays together"),
@@ -527,6 +546,17 @@ def test_htmx_saves_in_place(member, game):
     assert "Saved as a precedent of hand 1." in response.text
     assert "Save the verdict" not in response.text
     assert Dispute.objects.count() == 1
+
+
+def test_reading_typed_cards_saves_nothing(member, game):
+    response = member.post(
+        dispute_url(game),
+        trick_in_game(action="read", hand_number="1"),
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.text.lstrip().startswith('<div id="card-codes" hidden>')
+    assert not Dispute.objects.exists()
 
 
 def test_judging_saves_nothing(member, game):

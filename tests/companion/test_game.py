@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from hands import held_form
 
 from companion.models import GameSummary, Hand, HandChange, Player
 from scoring import Rank, Suit, Teams, TrumpRule
@@ -35,25 +36,9 @@ def six_friends(member, start_game, everyone):
     return start_game(seated=everyone[:6], teams=Teams.FIND_A_FRIEND)
 
 
-def hand(**changes) -> dict:
-    """A hand Mei declares in hearts and holds to 45 points: her side climbs 1."""
-    return {
-        "declarer": "0",
-        "bid": "one",
-        "trump": "H",
-        "kitty_cards": "",
-        "kitty_points": "0",
-        "opponent_points": "45",
-        "last_trick_winner": "declarers",
-        "last_trick_format": "single",
-        "last_trick_cards": "",
-        **changes,
-    }
-
-
 def record(client, game, **changes):
     game.refresh_from_db()
-    data = {"version": game.version, "request_key": f"key-{game.version}", **hand(**changes)}
+    data = {"version": game.version, "request_key": f"key-{game.version}", **held_form(**changes)}
     return client.post(f"/groups/{game.group_id}/games/{game.pk}/hands/new/", data)
 
 
@@ -76,7 +61,7 @@ def test_it_records_a_hand_and_shows_what_it_did(client, game):
     assert response.status_code == 302
     assert response["Location"] == game.get_absolute_url()
     page = client.get(game.get_absolute_url()).text
-    assert "Opponents 45: 40–75, declarers climb 1" in page
+    assert "Opponents 45 points. In the 40–75 band, the declarers climb 1 level" in page
     assert 'data-level="0-2">3<' in page
     assert 'data-level="1-3">2<' in page
     assert "Mei or Lin may start hand 2 at level 3 (Lin by turn): the declarers held." in page
@@ -88,17 +73,33 @@ def test_it_records_a_hand_and_shows_what_it_did(client, game):
 def test_it_previews_a_hand_without_saving_it(client, game):
     response = client.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
-        {"version": game.version, "preview": "1", **hand(opponent_points="120")},
+        {"version": game.version, "preview": "1", **held_form(opponent_points="120")},
         headers={"HX-Request": "true"},
     )
 
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<section id="preview"')
-    assert "Opponents 120: 80+, opponents take the deal" in response.text
+    assert "Opponents 120 points. In the 80+ band, the opponents take the deal" in response.text
     assert (
         "Jun or Hao may start hand 2 at level 2 (Jun by turn): Jun and Hao take over."
         in response.text
     )
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_it_previews_a_hand_without_saving_it_with_or_without_htmx(client, game, htmx):
+    headers = {"HX-Request": "true"} if htmx else {}
+
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+        {"version": game.version, "preview": "1", **held_form(opponent_points="120")},
+        headers=headers,
+    )
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section id="preview"') is htmx
+    assert "Opponents 120 points. In the 80+ band, the opponents take the deal" in response.text
     assert not Hand.objects.exists()
 
 
@@ -116,7 +117,7 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
     assert saved.kitty_points == 25
     assert saved.kitty_cards == "5H KD TS 2C 3C 4C 6C 7C"
     assert (
-        "Opponents 60 + kitty 25 × 2 = 110: 80+, opponents take the deal"
+        "Opponents 60 + kitty 25 × 2 = 110 points. In the 80+ band, the opponents take the deal"
         in client.get(game.get_absolute_url()).text
     )
 
@@ -124,7 +125,10 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"kitty_cards": "5H KD TS 2C"}, "The kitty holds exactly 8 cards; 4 were given."),
+        (
+            {"kitty_cards": "5H KD TS 2C"},
+            "The kitty holds exactly 8 cards, but 4 cards were given.",
+        ),
         ({"kitty_cards": "5H 5H 5H 2C 3C 4C 6C 7C"}, "5H is there 3 times, but 2 decks hold 2."),
         (
             {"kitty_cards": "5H XX TS 2C 3C 4C 6C 7C"},
@@ -174,7 +178,7 @@ def test_it_refuses_a_bad_hand_naming_the_problem_and_keeping_the_input(
 
 
 def test_it_stores_a_double_tapped_save_once(client, game):
-    data = {"version": game.version, "request_key": "same-tap", **hand()}
+    data = {"version": game.version, "request_key": "same-tap", **held_form()}
     url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
 
     first = client.post(url, data)
@@ -186,7 +190,7 @@ def test_it_stores_a_double_tapped_save_once(client, game):
 
 def test_a_double_tapped_hand_that_passes_the_deal_is_stored_once_and_shown_saved(client, game):
     # At 80 the deal passes to Jun and Hao: Mei may not declare the next hand.
-    data = {"version": game.version, "request_key": "same-tap", **hand(opponent_points="80")}
+    data = {"version": game.version, "request_key": "same-tap", **held_form(opponent_points="80")}
     url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
     client.post(url, data)
 
@@ -201,12 +205,13 @@ def test_the_slower_scorekeeper_is_told_someone_saved_first_after_the_deal_passe
     url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
     loaded_version = game.version
     client.post(
-        url, {"version": loaded_version, "request_key": "phone-1", **hand(opponent_points="80")}
+        url,
+        {"version": loaded_version, "request_key": "phone-1", **held_form(opponent_points="80")},
     )
 
     response = client.post(
         url,
-        {"version": loaded_version, "request_key": "phone-2", **hand(opponent_points="85")},
+        {"version": loaded_version, "request_key": "phone-2", **held_form(opponent_points="85")},
         follow=True,
     )
 
@@ -218,17 +223,17 @@ def test_the_slower_scorekeeper_is_told_someone_saved_first_after_the_deal_passe
 def test_it_tells_the_slower_of_two_scorekeepers_and_keeps_the_first_save(client, game):
     url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
     loaded_version = game.version
-    client.post(url, {"version": loaded_version, "request_key": "phone-1", **hand()})
+    client.post(url, {"version": loaded_version, "request_key": "phone-1", **held_form()})
 
     response = client.post(
         url,
-        {"version": loaded_version, "request_key": "phone-2", **hand(opponent_points="0")},
+        {"version": loaded_version, "request_key": "phone-2", **held_form(opponent_points="0")},
         follow=True,
     )
 
     assert response.redirect_chain == [(game.get_absolute_url(), 302)]
     assert "Someone else saved a change first" in response.text
-    assert "Opponents 45: 40–75, declarers climb 1" in response.text
+    assert "Opponents 45 points. In the 40–75 band, the declarers climb 1 level" in response.text
     assert list(Hand.objects.values_list("opponent_points", flat=True)) == [45]
 
 
@@ -261,16 +266,16 @@ def test_an_edit_of_an_early_hand_changes_the_later_levels(client, game):
 
     response = client.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
-        {"version": game.version, **hand(opponent_points="0")},
+        {"version": game.version, **held_form(opponent_points="0")},
     )
 
     assert response.status_code == 302
     page = client.get(game.get_absolute_url()).text
     assert (
-        "Hand 1 corrected. Mei and Lin now at 6 instead of 4. The levels after hand 2 changed."
+        "Hand 1 corrected. Mei and Lin are now at 6 instead of 4. The levels after hand 2 changed."
         in read(page)
     )
-    assert "Opponents 0: 0, declarers climb 3" in page
+    assert "Opponents 0 points. In the 0 band, the declarers climb 3 levels" in page
     assert 'data-level="0-2">6<' in page
     assert list(HandChange.objects.values_list("action", flat=True)) == [
         "edited",
@@ -303,7 +308,7 @@ def test_an_edit_that_breaks_a_later_hand_is_refused(client, game):
 
     response = client.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
-        {"version": game.version, **hand(opponent_points="80")},
+        {"version": game.version, **held_form(opponent_points="80")},
     )
 
     assert response.status_code == 200
@@ -352,7 +357,9 @@ def test_a_team_that_holds_at_ace_wins_and_no_more_hands_can_be_recorded(
     page = client.get(game.get_absolute_url()).text
     assert "Mei and Lin win the game after 1 hand." in page
     banner = page.split('alert-success fs-5 fw-bold" role="status"')[1].split("</div>\n")[0]
-    assert "Opponents 30: 5–35, declarers hold at A and win the game" in banner
+    assert (
+        "Opponents 30 points. In the 5–35 band, the declarers hold at A and win the game" in banner
+    )
     assert "Record a hand" not in page
     response = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/")
     assert response.status_code == 302
@@ -365,7 +372,7 @@ def test_a_watcher_with_the_share_link_sees_the_game_without_logging_in(client, 
     page = client.get(f"/watch/{game.share_token}/")
 
     assert page.status_code == 200
-    assert "Opponents 45: 40–75, declarers climb 1" in page.text
+    assert "Opponents 45 points. In the 40–75 band, the declarers climb 1 level" in page.text
     assert "Record a hand" not in page.text
     assert "Undo last hand" not in page.text
 
@@ -451,7 +458,10 @@ def test_a_failed_throw_moves_points_under_rules_with_throws(client, open_ladder
     saved = Hand.objects.get()
     assert saved.declarer_cards_taken_back == 3
     page = client.get(game.get_absolute_url()).text
-    assert "Opponents 60 + 30 for failed throws = 90: 80–115, opponents take the deal" in page
+    assert (
+        "Opponents 60 + 30 for failed throws = 90 points. "
+        "In the 80–115 band, the opponents take the deal"
+    ) in page
 
 
 def test_the_hand_form_asks_about_failed_throws_only_where_throws_are_allowed(client, game):
@@ -493,7 +503,7 @@ def test_a_rotating_start_names_who_starts_and_why(client, open_ladder_game):
 def test_the_engine_s_complaint_stands_beside_the_field_it_is_about(client, game, changes, field):
     response = record(client, game, **changes)
 
-    assert f'id="error_1_id_{field}"' in response.text
+    assert f'id="id_{field}_error"' in response.text
 
 
 def test_a_bid_that_does_not_fit_the_trump_is_named_beside_the_trump(client, game):
@@ -523,7 +533,7 @@ def test_a_friend_found_climbs_with_the_declarer(client, six_friends):
     page = client.get(six_friends.get_absolute_url()).text
     text = read(page)
     assert "Mei with Wei against Jun, Lin, Hao and Yan" in page
-    assert "Opponents 60: 60–115, declarers climb 1" in page
+    assert "Opponents 60 points. In the 60–115 band, the declarers climb 1 level" in page
     assert "Mei 2 → 3 · Wei 2 → 3" in text
     # The declarers held: the next of them after Mei starts.
     assert "Wei starts hand 2 at level 3: the declarers held." in page
@@ -538,7 +548,10 @@ def test_a_declarer_whose_friend_never_came_climbs_one_more_for_holding_short_ha
     page = client.get(six_friends.get_absolute_url()).text
     assert Hand.objects.get().friends == []
     assert "Mei alone against Jun, Lin, Hao, Wei and Yan" in page
-    assert "Opponents 60: 60–115, declarers climb 2, one more for holding short-handed" in page
+    assert (
+        "Opponents 60 points. "
+        "In the 60–115 band, the declarers climb 2 levels, one more for holding short-handed"
+    ) in page
     assert "Mei starts hand 2 at level 4: the declarers held." in page
 
 
@@ -548,7 +561,10 @@ def test_a_declarer_who_played_their_own_called_card_plays_alone(client, six_fri
     page = client.get(six_friends.get_absolute_url()).text
     assert Hand.objects.get().friends == [0]
     assert "Mei alone against" in page
-    assert "Opponents 0: 0, declarers climb 4, one more for holding short-handed" in page
+    assert (
+        "Opponents 0 points. "
+        "In the 0 band, the declarers climb 4 levels, one more for holding short-handed"
+    ) in page
 
 
 def test_the_opponents_who_take_the_deal_all_climb_and_the_next_of_them_starts(
@@ -562,7 +578,9 @@ def test_the_opponents_who_take_the_deal_all_climb_and_the_next_of_them_starts(
 
     page = scoreboard(client, game)
     # Three decks under open-ladder: 180–235 takes the deal and climbs 1.
-    assert "Opponents 180: 180–235, opponents take the deal and climb 1" in page
+    assert (
+        "Opponents 180 points. In the 180–235 band, the opponents take the deal and climb 1 level"
+    ) in page
     assert "Jun 2 → 3 · Hao 2 → 3 · Wei 2 → 3 · Yan 2 → 3" in page
     assert "Jun starts hand 2 at level 3: the opponents took the deal." in page
 
@@ -613,11 +631,11 @@ def test_a_find_a_friend_hand_can_be_corrected_to_another_friend(client, six_fri
 
     client.post(
         f"/groups/{six_friends.group_id}/games/{six_friends.pk}/hands/1/",
-        {"version": six_friends.version, **hand(friends=["3"], opponent_points="60")},
+        {"version": six_friends.version, **held_form(friends=["3"], opponent_points="60")},
     )
 
     page = client.get(six_friends.get_absolute_url()).text
-    assert "Hand 1 corrected. Hao now at 3 instead of 2. Wei now at 2 instead of 3." in page
+    assert "Hand 1 corrected. Hao is now at 3 instead of 2. Wei is now at 2 instead of 3." in page
     history = client.get(f"/groups/{six_friends.group_id}/games/{six_friends.pk}/history/").text
     assert "Wei → Hao" in history
 
@@ -636,7 +654,9 @@ def test_eight_partners_play_with_four_decks(client, member, start_game, everyon
     assert "8 players, 4 decks, partners" in page
     assert "Mei, Lin, Wei and Zhao against Jun, Hao, Yan and Xiu" in page
     # Four decks: 0 → +3, 5–75 → +2, 80–155 → +1, 160+ take over.
-    assert "Opponents 155 (the declarers took the last trick and the kitty): 80–155" in page
+    assert (
+        "Opponents 155 points (the declarers took the last trick and the kitty). In the 80–155 band"
+    ) in page
     assert "Mei, Lin, Wei and Zhao 2 → 3" in read(page)
 
 

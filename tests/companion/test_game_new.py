@@ -115,6 +115,20 @@ def test_it_shows_the_table_the_choices_make_as_they_change(member, url, everyon
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_it_previews_the_table_without_starting_a_game_with_or_without_htmx(
+    member, url, everyone, htmx
+):
+    headers = {"HX-Request": "true"} if htmx else {}
+
+    response = member.post(url, {**seats(everyone[:6]), "preview": "1"}, headers=headers)
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section id="table-summary"') is htmx
+    assert "6 players with 3 decks: 26 cards each, a kitty of 6." in response.text
+    assert not Game.objects.exists()
+
+
 def test_it_starts_a_six_player_find_a_friend_game_with_each_player_s_level(member, url, everyone):
     member.post(url, seats(everyone[:6], teams="find-a-friend", level_2="5", level_6="Q"))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from hands import held_form
 
 from companion.models import Hand
 from scoring import Rank
@@ -19,22 +20,10 @@ def game(member, start_game):
     return start_game()
 
 
-def hand(**changes) -> dict:
-    """Mei declares in hearts; the opponents win 45 points and the declarers the last trick."""
-    return {
-        "declarer": "0",
-        "trump": "H",
-        "opponent_points": "45",
-        "last_trick_winner": "declarers",
-        "last_trick_format": "single",
-        **changes,
-    }
-
-
 def post(client, game, number: int | None = None, **changes):
     game.refresh_from_db()
     where = "new" if number is None else number
-    data = {"version": game.version, "request_key": f"key-{game.version}", **hand(**changes)}
+    data = {"version": game.version, "request_key": f"key-{game.version}", **held_form(**changes)}
     return client.post(f"/groups/{game.group_id}/games/{game.pk}/hands/{where}/", data)
 
 
@@ -163,8 +152,8 @@ def test_a_correction_names_the_later_hands_whose_levels_moved(client, game):
     assert response.status_code == 302
     shown = client.get(game.get_absolute_url()).text
     assert (
-        "Hand 1 corrected. Mei and Lin now at 7 instead of 5. The levels after hands 2–3 changed."
-        in shown
+        "Hand 1 corrected. Mei and Lin are now at 7 instead of 5. "
+        "The levels after hands 2–3 changed." in shown
     )
 
 
@@ -198,7 +187,7 @@ def test_a_hand_sent_late_from_a_phone_comes_back_filled_in_when_the_game_moved_
 
     response = client.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
-        {"version": stale, "request_key": "kept-offline", **hand(opponent_points="85")},
+        {"version": stale, "request_key": "kept-offline", **held_form(opponent_points="85")},
         headers={"HX-Request": "true"},
     )
 
@@ -214,7 +203,7 @@ def test_a_hand_sent_late_from_a_phone_comes_back_filled_in_when_the_game_moved_
 def test_a_save_sent_by_the_page_script_is_told_where_to_go(client, game):
     response = client.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
-        {"version": game.version, "request_key": "by-script", **hand()},
+        {"version": game.version, "request_key": "by-script", **held_form()},
         headers={"HX-Request": "true"},
     )
 

@@ -10,38 +10,19 @@ import pytest
 from django.core.cache import cache
 from django.db.models import F
 from django.utils import timezone
-from history_games import VARIANTS, make_games, save_game
+from django.utils.formats import date_format
+from hands import result
+from history_games import VARIANTS, make_games, save_game, seated
 from openskill.models import PlackettLuce
 
 import companion.charts
 import companion.ratings
-from companion.models import Game, GameSummary, Group, Hand, Player, _ladder_key
+from companion.models import Game, GameSummary, Group, Hand, _ladder_key
 from companion.ratings import replay_ratings
-from scoring import Format, LastTrick, Side
-from scoring.game import HandResult
 from scoring.stats import GameRecord, player_stats
 from scoring.table import Teams
 
 pytestmark = pytest.mark.django_db
-
-HELD = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
-
-
-def hand(declarer: int, points: int, friends: tuple[int, ...] = ()) -> HandResult:
-    return HandResult(declarer, points, 0, HELD, friends=friends)
-
-
-@pytest.fixture
-def cast(group, players) -> dict[str, Player]:
-    """The four of the cast by name, and Ed, Wei, Yan and Bo, who joined later."""
-    named = {player.name: player for player in players}
-    for name in ("Ed", "Wei", "Yan", "Bo"):
-        named[name] = Player.objects.create(group=group, name=name)
-    return named
-
-
-def seated(cast, names: str) -> list[Player]:
-    return [cast[name] for name in names.split()]
 
 
 @pytest.fixture
@@ -52,7 +33,7 @@ def two_games(group, cast) -> tuple[Game, Game]:
         group,
         seated(cast, "Mei Jun Lin Hao"),
         "standard",
-        [hand(0, 45), hand(2, 0)],
+        [result(0, 45), result(2, 0)],
         levels=("K", "2", "K", "2"),
         created=now.replace(year=now.year - 1, month=3, day=14),
     )
@@ -60,7 +41,7 @@ def two_games(group, cast) -> tuple[Game, Game]:
         group,
         seated(cast, "Jun Mei Ed Lin"),
         "kawu",
-        [hand(1, 50)],
+        [result(1, 50)],
         created=now - timedelta(days=2),
         first_declarer=1,
     )
@@ -75,7 +56,7 @@ def friendly(group, cast) -> Game:
         group,
         seated(cast, "Wei Mei Jun Lin Hao"),
         "standard",
-        [hand(4, 80, friends=(1,)), hand(0, 40)],
+        [result(4, 80, friends=(1,)), result(0, 40)],
         levels=("A", "2", "2", "2", "2"),
         created=timezone.now() - timedelta(days=1),
         teams=Teams.FIND_A_FRIEND,
@@ -98,8 +79,8 @@ def test_it_lists_every_game_with_its_date_teams_rules_result_and_length(member,
 
     assert page.index(f"/games/{unfinished.pk}/") < page.index(f"/games/{won.pk}/")
     assert "Mei &amp; Lin" in page and "Jun &amp; Hao" in page and "Jun &amp; Ed" in page
-    assert won.created.strftime("14 Mar %Y") in page
-    assert "standard" in page and "kawu" in page
+    assert date_format(won.created, "SHORT_DATE_FORMAT") in page
+    assert "Standard" in page and "Kawu" in page
     assert "Mei and Lin won" in page
     assert "2 hands" in page and "1 hand ·" in page
     assert "in progress" in page
@@ -200,20 +181,20 @@ def test_a_lone_winner_of_find_a_friend_rises_above_the_four_she_beat(
 def test_it_draws_the_opponents_totals_against_the_bands(member, group, two_games):
     page = text(member.get(url(group)))
 
-    assert "Opponents' totals · standard" in page
+    assert "Opponents' totals · Standard" in page
     assert "<svg" in page and 'viewBox="0 0 320' in page
     assert "40–75: declarers +1" in page
     assert "80+: deal changes hands" in page
 
 
 def test_three_decks_draw_their_totals_against_bands_of_three_decks(member, group, cast):
-    save_game(group, seated(cast, "Mei Jun Lin Hao Ed Wei"), "standard", [hand(0, 150)])
+    save_game(group, seated(cast, "Mei Jun Lin Hao Ed Wei"), "standard", [result(0, 150)])
 
     page = text(member.get(url(group)))
 
-    assert "Opponents' totals · standard, 3 decks" in page
+    assert "Opponents' totals · Standard, 3 decks" in page
     assert "60–115: declarers +1" in page and "120+: deal changes hands" in page
-    assert "Opponents' totals in 1 hand under standard with 3 decks" in page
+    assert "Opponents' totals in 1 hand under Standard with 3 decks" in page
 
 
 def test_the_group_page_links_to_the_history(member, group):
@@ -396,7 +377,7 @@ def test_a_find_a_friend_game_rates_its_winner_against_everyone_else(group, frie
 def test_an_edit_to_an_old_game_changes_the_ratings_after_it(group, two_games, cast, user):
     won, _unfinished = two_games
     later = save_game(
-        group, seated(cast, "Jun Mei Hao Lin"), "standard", [hand(0, 0)], levels=("A",) * 4
+        group, seated(cast, "Jun Mei Hao Lin"), "standard", [result(0, 0)], levels=("A",) * 4
     )
     before = GameSummary.ladder(group).ratings
 

@@ -16,6 +16,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from hands import HELD_FORM
 
 from companion import exchange
 from companion.forms.groups import PlayerAccountForm
@@ -92,9 +93,7 @@ def test_a_number_past_its_bound_is_named_and_nothing_saved(member, group, field
 
     response = member.post(f"/groups/{group.pk}/tables/new/", data)
     preview = member.post(
-        f"/groups/{group.pk}/tables/new/",
-        data,
-        headers={"HX-Request": "true", "HX-Target": "table-preview"},
+        f"/groups/{group.pk}/tables/new/", {**data, "preview": "1"}, headers={"HX-Request": "true"}
     )
 
     assert response.status_code == 200
@@ -272,15 +271,7 @@ def test_a_retried_save_with_other_numbers_is_named_not_dropped(member, group, s
     game = start_game()
     url = f"/groups/{group.pk}/games/{game.pk}/hands/new/"
     hand = {
-        "declarer": "0",
-        "bid": "one",
-        "trump": "H",
-        "kitty_cards": "",
-        "kitty_points": "0",
-        "opponent_points": "45",
-        "last_trick_winner": "declarers",
-        "last_trick_format": "single",
-        "last_trick_cards": "",
+        **HELD_FORM,
         "version": str(game.version),
         "request_key": "k" * 32,
     }

@@ -15,6 +15,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.html import escape
+from hands import HELD_FORM
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -52,15 +53,7 @@ HOSTILE = (
 )
 
 HAND = {
-    "declarer": "0",
-    "bid": "one",
-    "trump": "H",
-    "kitty_cards": "",
-    "kitty_points": "0",
-    "opponent_points": "45",
-    "last_trick_winner": "declarers",
-    "last_trick_format": "single",
-    "last_trick_cards": "",
+    **HELD_FORM,
     "declarer_cards_taken_back": "0",
     "opponent_cards_taken_back": "0",
 }
@@ -117,6 +110,7 @@ TABLE_FIELDS = (
     "band-0-DELETE",
     "action",
     "preset",
+    "preview",
 )
 NEW_GAME_FIELDS = (
     *(f"seat_{number}" for number in range(1, 10)),
@@ -253,6 +247,7 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
         "group_export": (f"/groups/{g}/export.json", (), {}),
         "group_export_csv": (f"/groups/{g}/export.csv", (), {}),
         "group_import": ("/groups/import/", ("name", "file"), {}),
+        "set_language": ("/i18n/setlang/", ("language", "next"), {"language": "fr", "next": "/"}),
         "admin": ("/admin/", ("username", "password", "next"), {}),
     }
 
@@ -683,7 +678,7 @@ CASES = {
         "member",
         "post",
         "/groups/{group}/tables/new/",
-        {**TABLE, "band-0-low": "-" + HUGE, "htmx": "table-preview"},
+        {**TABLE, "band-0-low": "-" + HUGE, "preview": "1", "htmx": ""},
         200,
     ),
     "throw penalty huge": (
@@ -859,22 +854,25 @@ def export_with(**changes) -> bytes:
     [
         (
             export_with(**{'"version": 1': '"version": ' + "1" * 5000}),
-            "the file holds a number of more than 4300 digits",
+            "The file holds a number of more than 4300 digits.",
         ),
         (
             export_with(**{'"Mei"': '"\\ud800"'}),
-            "the file holds &#x27;\\ud800&#x27;, which is not a character",
+            "The file holds &#x27;\\ud800&#x27;, which is not a character.",
         ),
         (
             export_with(**{"2025-03-06T19:30:00+00:00": "9999-12-31T23:00:00+00:00"}),
-            "group: created must fall in the years 2 to 9998",
+            "group.created must fall in the years 2 to 9998",
         ),
         (
             export_with(**{"2025-03-06T19:30:00+00:00": "0001-01-01T00:00:00+14:00"}),
-            "group: created must fall in the years 2 to 9998",
+            "group.created must fall in the years 2 to 9998",
         ),
         (b"[" * 100_000 + b"]" * 100_000, "far more than an export holds"),
-        (export_with(**{'"Imported"': "NaN"}), "group: name must be non-empty text, got NaN"),
+        (
+            export_with(**{'"Imported"': "NaN"}),
+            "group.name must be text that is not empty, not NaN.",
+        ),
         (b"", "The submitted file is empty."),
     ],
     ids=[

@@ -25,40 +25,14 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 from django.utils import timezone
-from history_games import VARIANTS, make_games, save_game
+from hands import SCOOPED, result
+from history_games import VARIANTS, make_games, save_game, seated
 
 from companion.models import Group, Player
 from companion.ratings import MODEL
-from scoring import Format, LastTrick, Side
-from scoring.game import HandResult
 from scoring.table import Teams
 
 pytestmark = pytest.mark.django_db
-
-HELD = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
-SCOOPED = LastTrick(Side.OPPONENTS, Format.SINGLE, 1)
-
-
-def hand(
-    declarer: int,
-    points: int,
-    kitty: int = 0,
-    last: LastTrick = HELD,
-    friends: tuple[int, ...] = (),
-) -> HandResult:
-    return HandResult(declarer, points, kitty, last, friends=friends)
-
-
-@pytest.fixture
-def cast(group, players) -> dict[str, Player]:
-    named = {player.name: player for player in players}
-    for name in ("Ed", "Wei", "Yan", "Bo"):
-        named[name] = Player.objects.create(group=group, name=name)
-    return named
-
-
-def seated(cast, names: str) -> list[Player]:
-    return [cast[name] for name in names.split()]
 
 
 @pytest.fixture
@@ -70,12 +44,12 @@ def games(group, cast):
             seated(cast, "Mei Jun Lin Hao"),
             "standard",
             [
-                hand(0, 0),
-                hand(2, 80),
-                hand(1, 30, 10, SCOOPED),
-                hand(3, 75),
-                hand(3, 120),
-                hand(0, 40),
+                result(0, 0),
+                result(2, 80),
+                result(1, 30, 10, SCOOPED),
+                result(3, 75),
+                result(3, 120),
+                result(0, 40),
             ],
             levels=("Q", "2", "Q", "2"),
             created=start,
@@ -84,7 +58,7 @@ def games(group, cast):
             group,
             seated(cast, "Mei Lin Jun Hao"),
             "standard",
-            [hand(1, 0), hand(3, 80), hand(0, 100, 20, SCOOPED), hand(1, 35)],
+            [result(1, 0), result(3, 80), result(0, 100, 20, SCOOPED), result(1, 35)],
             levels=("2", "K", "2", "K"),
             created=start + timedelta(days=7),
         ),
@@ -92,7 +66,7 @@ def games(group, cast):
             group,
             seated(cast, "Ed Mei Hao Jun"),
             "kawu",
-            [hand(1, 45), hand(3, 120)],
+            [result(1, 45), result(3, 120)],
             created=start + timedelta(days=14),
             first_declarer=1,
         ),
@@ -106,10 +80,10 @@ def friendly(group, cast):
         seated(cast, "Mei Jun Lin Hao Ed"),
         "standard",
         [
-            hand(0, 40, friends=(2,)),
-            hand(2, 35),
-            hand(2, 80, friends=(0,)),
-            hand(3, 40, friends=(0,)),
+            result(0, 40, friends=(2,)),
+            result(2, 35),
+            result(2, 80, friends=(0,)),
+            result(3, 40, friends=(0,)),
         ],
         teams=Teams.FIND_A_FRIEND,
     )
@@ -163,9 +137,9 @@ def test_it_shows_meis_take_overs_scoops_big_wins_and_near_misses(member, group,
 def test_it_names_meis_best_and_worst_partners_and_toughest_opponent(member, group, cast, games):
     page = page_of(member, group, cast["Mei"])
 
-    assert 'Best partner: <span class="fw-semibold">Lin</span> · 1 of 1 won' in page
-    assert 'Worst partner: <span class="fw-semibold">Jun</span> · 0 of 1 won' in page
-    assert 'Toughest opponent: <span class="fw-semibold">Lin</span> · 0 of 1 won' in page
+    assert "Best partner: <strong>Lin</strong> · 1 of 1 game won" in page
+    assert "Worst partner: <strong>Jun</strong> · 0 of 1 game won" in page
+    assert "Toughest opponent: <strong>Lin</strong> · 0 of 1 game won" in page
 
 
 def test_a_player_of_fixed_teams_only_sees_no_find_a_friend_numbers(member, group, cast, games):
@@ -200,7 +174,7 @@ def test_a_find_a_friend_game_has_no_partners_only_opponents(member, group, cast
         group,
         seated(cast, "Mei Jun Lin Hao Ed"),
         "standard",
-        [hand(0, 40)],
+        [result(0, 40)],
         levels=("A", "2", "2", "2", "2"),
         teams=Teams.FIND_A_FRIEND,
     )
@@ -209,7 +183,7 @@ def test_a_find_a_friend_game_has_no_partners_only_opponents(member, group, cast
 
     assert "Find-a-friend games have no partners" in page
     assert "Best partner" not in page
-    assert 'Toughest opponent: <span class="fw-semibold">Jun</span> · 1 of 1 won' in page
+    assert "Toughest opponent: <strong>Jun</strong> · 1 of 1 game won" in page
     assert stat(page, "win-rate") == "100%"
 
 

@@ -6,27 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from hands import SCOOPED, result
 from history_games import save_game
 
 from companion.models import Group, Membership, Player, ScoringTable
-from scoring import Format, LastTrick, Side, get_rules
-from scoring.game import HandResult
+from scoring import get_rules
 from scoring.table import Teams
 
 pytestmark = pytest.mark.django_db
-
-HELD = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
-SCOOPED = LastTrick(Side.OPPONENTS, Format.SINGLE, 1)
-
-
-def hand(
-    declarer: int,
-    points: int,
-    kitty: int = 0,
-    last: LastTrick = HELD,
-    friends: tuple[int, ...] = (),
-) -> HandResult:
-    return HandResult(declarer, points, kitty, last, friends=friends)
 
 
 @pytest.fixture
@@ -37,12 +24,12 @@ def game(group, players):
         players,
         "standard",
         [
-            hand(0, 0),
-            hand(2, 80),
-            hand(1, 30, 10, SCOOPED),
-            hand(3, 75),
-            hand(3, 120),
-            hand(0, 40),
+            result(0, 0),
+            result(2, 80),
+            result(1, 30, 10, SCOOPED),
+            result(3, 75),
+            result(3, 120),
+            result(0, 40),
         ],
         levels=("Q", "2", "Q", "2"),
     )
@@ -60,7 +47,7 @@ def friendly(group, five):
         group,
         five,
         "standard",
-        [hand(0, 40, friends=(2,)), hand(2, 35)],
+        [result(0, 40, friends=(2,)), result(2, 35)],
         teams=Teams.FIND_A_FRIEND,
     )
 
@@ -82,7 +69,7 @@ def test_it_offers_the_presets_the_groups_tables_and_other_decks(member, game, g
 
     assert response.status_code == 200
     assert "Mei &amp; Lin v Jun &amp; Hao" in words(page)
-    assert "Played under standard with 2 decks: 6 hands. Mei and Lin won." in page
+    assert "Played under Standard with 2 decks: 6 hands. Mei and Lin won." in page
     for name in ("standard", "open-ladder", "kawu", "simplified"):
         assert f'<option value="{name}"' in page
     assert f'<option value="table-{table.pk}">house</option>' in page
@@ -94,10 +81,10 @@ def test_it_offers_the_presets_the_groups_tables_and_other_decks(member, game, g
 def test_the_same_hands_under_simplified_rules_end_the_same_way(member, game):
     _response, page = replay(member, game, "simplified")
 
-    assert "Under simplified with 2 decks" in page
+    assert "Under Simplified with 2 decks" in page
     assert "Mei and Lin would have won after 6 hands." in page
     assert "#1 · Mei and Lin at Q" in page
-    assert "Opponents 0: 0–75, declarers climb 1" in page
+    assert "Opponents 0 points. In the 0–75 band, the declarers climb 1 level" in page
     assert (
         '<span class="text-nowrap">Mei &amp; Lin K</span> · '
         '<span class="text-nowrap">Jun &amp; Hao 2</span> <span class="d-block">(as played: '
@@ -144,7 +131,7 @@ def test_a_declarer_who_no_longer_fits_stops_the_replay(member, game, group):
 def test_the_same_hands_with_three_decks_end_sooner(member, game):
     _response, page = replay(member, game, "standard", "3")
 
-    assert "Under standard with 3 decks" in page
+    assert "Under Standard with 3 decks" in page
     # 80 of 300 points is a hold: Mei and Lin hold at A in hand 2.
     assert "Mei and Lin would have won after 2 hands." in page
     assert "hand 3: the game is over: Mei and Lin won it" in page
@@ -152,11 +139,11 @@ def test_the_same_hands_with_three_decks_end_sooner(member, game):
 
 def test_points_three_decks_held_stop_a_replay_with_two(member, group, five):
     six = [*five, Player.objects.create(group=group, name="Wei")]
-    game = save_game(group, six, "standard", [hand(0, 250)])
+    game = save_game(group, six, "standard", [result(0, 250)])
 
     _response, page = replay(member, game, "standard", "2")
 
-    assert "Played under standard with 3 decks: 1 hand." in page
+    assert "Played under Standard with 3 decks: 1 hand." in page
     assert "The replay stops at hand 1: 1 hand cannot be played under these rules." in page
     assert "opponent_points must be a multiple of 5 from 0 to 200, got 250" in page
     assert 'class="hand-row' not in page

@@ -26,9 +26,10 @@ def test_it_settles_a_hand_and_explains_it(client):
     response = client.get(URL, KAWU_HAND)
 
     assert response.status_code == 200
-    assert "Opponents 65 + kitty 20 × 4 = 145: 120–155, opponents take the deal and climb 1" in (
-        response.text
-    )
+    assert (
+        "Opponents 65 + kitty 20 × 4 = 145 points. "
+        "In the 120–155 band, the opponents take the deal and climb 1 level"
+    ) in (response.text)
 
 
 def test_it_answers_htmx_with_the_settlement_fragment_only(client):
@@ -44,7 +45,9 @@ def test_it_scales_the_table_with_the_decks(client):
     response = client.get(URL, {**KAWU_HAND, "players": "6", "decks": "3"})
 
     # Three decks: the take-over band 80–115 becomes 120–175.
-    assert "Opponents 65 + kitty 20 × 4 = 145: 120–175, opponents take the deal" in response.text
+    assert (
+        "Opponents 65 + kitty 20 × 4 = 145 points. In the 120–175 band, the opponents take the deal"
+    ) in response.text
 
 
 def test_a_short_handed_side_that_holds_climbs_one_more(client):
@@ -52,7 +55,10 @@ def test_a_short_handed_side_that_holds_climbs_one_more(client):
 
     response = client.get(URL, hand)
 
-    assert "Opponents 30 + kitty 0 × 4 = 30: 5–35, declarers climb 3, one more" in response.text
+    assert (
+        "Opponents 30 + kitty 0 × 4 = 30 points. "
+        "In the 5–35 band, the declarers climb 3 levels, one more"
+    ) in response.text
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,7 @@ def test_it_names_the_band_with_a_gap_on_its_row(member, url):
     response = member.post(url, table_data(rows))
 
     assert response.status_code == 200
-    assert "band 3 (40–75) leaves a gap: no band holds 35" in response.text
+    assert "Band 3 leaves a gap: no band holds 35." in response.text
     assert 'name="band-1-high" value="30"' in response.text
     assert not ScoringTable.objects.exists()
 
@@ -113,7 +113,7 @@ def test_it_shows_a_table_wide_problem_above_the_form(member, url):
     response = member.post(url, table_data(rows))
 
     assert response.status_code == 200
-    assert "the last band must have no upper end: no band holds 200 or more" in response.text
+    assert "The last band must have no upper end: no band holds 200 or more." in response.text
     assert not ScoringTable.objects.exists()
 
 
@@ -121,7 +121,7 @@ def test_it_explains_a_kitty_rule_that_cannot_score_throws(member, url):
     response = member.post(url, table_data(kitty="per-pair", throws="on"))
 
     assert response.status_code == 200
-    assert "the per-pair kitty rule has no multiplier for a throw" in response.text
+    assert "The kitty rule that doubles per pair has no multiplier for a throw" in response.text
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_it_explains_a_kitty_rule_that_cannot_score_throws(member, url):
         ({"band-1-low": "lots"}, "Enter a whole number."),
         (
             {"band-1-low": "42"},
-            "band 2 (42–75): from must be a multiple of 5 from 0 to 1000, got 42",
+            "Band 2 must start at a multiple of 5 from 0 to 1000, not 42.",
         ),
         ({"band-2-levels": ""}, "This field is required."),
         ({"band-0-winner": "nobody"}, "Select a valid choice."),
@@ -211,7 +211,7 @@ def test_it_saves_a_table_with_the_added_band_filled_in(member, url):
 
 def test_it_previews_the_table_as_a_bar_of_bands(member, url):
     response = member.post(
-        url, table_data(STANDARD_ROWS), headers={"HX-Request": "true", "HX-Target": "table-preview"}
+        url, {**table_data(STANDARD_ROWS), "preview": "1"}, headers={"HX-Request": "true"}
     )
 
     assert response.status_code == 200
@@ -229,10 +229,20 @@ def test_it_previews_the_table_as_a_bar_of_bands(member, url):
     assert not ScoringTable.objects.exists()
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_it_previews_the_table_without_saving_it_with_or_without_htmx(member, url, htmx):
+    headers = {"HX-Request": "true"} if htmx else {}
+
+    response = member.post(url, {**table_data(STANDARD_ROWS), "preview": "1"}, headers=headers)
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section id="table-preview"') is htmx
+    assert '<span class="range">5–35</span><span class="climb">+2</span>' in response.text
+    assert not ScoringTable.objects.exists()
+
+
 def test_it_previews_a_band_that_climbs_every_40(member, url):
-    response = member.post(
-        url, table_data(), headers={"HX-Request": "true", "HX-Target": "table-preview"}
-    )
+    response = member.post(url, {**table_data(), "preview": "1"}, headers={"HX-Request": "true"})
 
     assert '<span class="range">120+</span><span class="climb">+1…</span>' in response.text
     assert "and one more for every 40 more" in response.text
@@ -243,11 +253,11 @@ def test_it_previews_what_is_wrong_while_typing(member, url):
     rows[1] = ("5", "30", "declarers", "2", "")
 
     response = member.post(
-        url, table_data(rows), headers={"HX-Request": "true", "HX-Target": "table-preview"}
+        url, {**table_data(rows), "preview": "1"}, headers={"HX-Request": "true"}
     )
 
     assert response.status_code == 200
-    assert "band 3 (40–75) leaves a gap: no band holds 35" in response.text
+    assert "Band 3 leaves a gap: no band holds 35." in response.text
     assert '<span class="range">5–30</span>' in response.text
 
 

@@ -29,8 +29,8 @@ def test_it_refuses_even_the_right_password_after_too_many_wrong_ones(client, us
 
     assert response.status_code == 429
     assert (
-        "After 5 wrong passwords in a row, this account cannot log in from here for 15 minutes,"
-        " even with the right password." in " ".join(response.text.split())
+        "After 5 wrong passwords in a row, this account cannot log in from here for a while,"
+        " even with the right password. Try again in 15 minutes." in " ".join(response.text.split())
     )
     assert "_auth_user_id" not in client.session
 

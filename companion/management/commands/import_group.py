@@ -48,9 +48,10 @@ class Command(BaseCommand):
             raise CommandError(f"{file}: {error}") from None
         group = imported.group
         members = ", ".join(user.get_username() for user in group.members.order_by("pk"))
+        counts = export.counts
         self.stdout.write(
-            f"Imported {group.name} (group {group.pk}): {export.summary}; "
-            f"members: {members or 'none'}."
+            f"Imported {group.name} (group {group.pk}): {counts['players']}, "
+            f"{counts['games']}, {counts['hands']}; members: {members or 'none'}."
         )
         if imported.missing:
             self.stderr.write(

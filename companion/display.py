@@ -1,0 +1,95 @@
+"""The game's things as a player reads them: levels, suits, cards, rules and names, in the
+reader's language. Views, forms and the template tags (one-line adapters over these) share them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
+from scoring.rules import PRESETS, Rules
+from scoring.words import listed
+
+
+def level(rank: Rank | str) -> str:
+    """A level as players say it: 10 rather than T."""
+    rank = Rank.parse(rank) if isinstance(rank, str) else rank
+    return "10" if rank is Rank.TEN else rank.symbol
+
+
+def rules_title(rules: Rules | str) -> str:
+    """Rules as a page names them: a preset by its title in the reader's language, a group's
+    own table by the name the group gave it."""
+    name = rules if isinstance(rules, str) else rules.name
+    preset = PRESETS.get(name)
+    return gettext(preset.title) if preset is not None else name
+
+
+def joined(names: Sequence[object]) -> str:
+    """Names as a sentence lists them, in the reader's language: ``Mei``, ``Mei and Lin``,
+    ``Mei, Lin and Wei``."""
+    return listed([str(name) for name in names]).in_words(gettext, ngettext)
+
+
+def either(names: Sequence[object]) -> str:
+    """Names as a choice between them, in the reader's language: ``Jun or Hao``,
+    ``Mei, Lin or Wei``."""
+    return listed([str(name) for name in names], either=True).in_words(gettext, ngettext)
+
+
+def names(seats: Iterable[int], players: Sequence[object]) -> str:
+    """Seats as the names of their players (``players`` in play order): ``Mei and Lin``."""
+    return joined([players[seat] for seat in seats])
+
+
+def suit_symbol(trump: str | Suit | None) -> str:
+    """A trump suit as its symbol; blank or None is a hand without trump."""
+    if isinstance(trump, Suit):
+        return trump.symbol
+    return Suit.parse(trump).symbol if trump else _("No trump")
+
+
+def card_label(card: Card) -> str:
+    """A card as players name it: ``10♥``, ``K♠``, ``BJ``."""
+    if card.is_joker:
+        return str(card)
+    return f"{'10' if card.rank is Rank.TEN else card.rank}{card.suit.symbol}"
+
+
+def card_codes(text: str | None) -> str:
+    """The cards a field of typed codes reads, each by its one code (``10♥`` is ``TH``), words
+    that are no card left out: what the card grid shows pressed, with no notation of its own."""
+    codes = []
+    for word in (text or "").replace(",", " ").split():
+        try:
+            codes.append(str(Card.parse(word)))
+        except CardError:
+            continue
+    return " ".join(codes)
+
+
+def is_red(card: Card) -> bool:
+    return card.suit in (Suit.HEARTS, Suit.DIAMONDS) or card == BIG_JOKER
+
+
+# The card grid: a suit to two rows of seven, A down to 2, black and red suits in turn; then the
+# jokers. ``row_start`` begins a new row.
+GRID_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+CARD_GRID = [
+    {
+        "code": str(card),
+        "label": card_label(card),
+        "red": is_red(card),
+        "row_start": card == SMALL_JOKER or card.rank is Rank.ACE,
+    }
+    for card in sorted(
+        DISTINCT_CARDS,
+        key=lambda card: (
+            (len(GRID_SUITS), card == BIG_JOKER)
+            if card.is_joker
+            else (GRID_SUITS.index(card.suit), -card.rank)
+        ),
+    )
+]
