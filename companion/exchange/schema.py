@@ -76,14 +76,31 @@ class GroupExport(Part):
             seen.add(member.username)
         return members
 
+    @field_validator("scoring_tables")
+    @classmethod
+    def _tables_once(cls, tables: list[TableEntry]) -> list[TableEntry]:
+        """Each table's name once, ignoring case, as the database holds them."""
+        seen: set[str] = set()
+        for number, table in enumerate(tables, start=1):
+            if table.rules["name"].lower() in seen:
+                raise problem(
+                    _("Two of the group's scoring tables are called %(name)s."),
+                    number - 1,
+                    name=show(table.rules["name"]),
+                )
+            seen.add(table.rules["name"].lower())
+        return tables
+
     @field_validator("players")
     @classmethod
     def _a_roster(cls, players: list[PlayerEntry], info: ValidationInfo) -> list[PlayerEntry]:
         """Names and accounts once each; the games' seats name players of this roster."""
         names: set[str] = set()
+        # Mei and mei are one person: the database holds names unique ignoring case.
+        folded: set[str] = set()
         accounts: set[str] = set()
         for number, player in enumerate(players, start=1):
-            if player.name in names:
+            if player.name.lower() in folded:
                 raise problem(
                     _("%(name)s is on the roster twice."), number - 1, name=show(player.name)
                 )
@@ -95,6 +112,7 @@ class GroupExport(Part):
                     user=show(player.user),
                 )
             names.add(player.name)
+            folded.add(player.name.lower())
             accounts.add(player.user)
         info.context["roster"] = names
         return players

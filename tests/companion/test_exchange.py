@@ -1043,6 +1043,25 @@ BAD = [
         'Player 5: "Mei" is on the roster twice.',
     ),
     (
+        "a player twice in another case",
+        _set("players.4.name", "mEI"),
+        'Player 5: "mEI" is on the roster twice.',
+    ),
+    (
+        "a table twice in another case",
+        lambda data: {
+            **data,
+            "scoring_tables": [
+                *data["scoring_tables"],
+                {
+                    **data["scoring_tables"][0],
+                    "rules": {**data["scoring_tables"][0]["rules"], "name": "HOUSE"},
+                },
+            ],
+        },
+        'Scoring table 2: Two of the group\'s scoring tables are called "HOUSE".',
+    ),
+    (
         "a level of 10",
         _set("games.0.seats.0.level", "10"),
         'Game 1, seat 1: level must be a level, one of 23456789TJQKA, not "10".',
