@@ -1,12 +1,14 @@
-"""The choices several forms offer, in the players' words."""
+"""The choices several forms offer, in the players' words, and the rules a group may play."""
 
 from __future__ import annotations
 
+from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from companion.display import rules_title
-from scoring import PRESETS, Format, Rank, Side
+from companion.models import Group
+from scoring import PRESETS, Format, Rank, Rules, Side
 
 LEVEL_CHOICES = [(rank.symbol, "10" if rank is Rank.TEN else rank.symbol) for rank in Rank]
 # A preset by its title in the reader's language, chosen when the form is shown.
@@ -25,3 +27,20 @@ TRUMP_CHOICES = [
     ("C", "♣"),
     ("", _("No trump")),
 ]
+
+
+class GroupRulesField(forms.ChoiceField):
+    """A preset or one of the group's own tables (after :meth:`offer`), cleaned to its Rules."""
+
+    def offer(self, group: Group) -> None:
+        self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
+        choices: list = [(_("Presets"), [(name, rules_title(name)) for name in PRESETS])]
+        if self.tables:
+            choices.append(
+                (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])
+            )
+        self.choices = choices
+
+    def clean(self, value: object) -> Rules:
+        key = super().clean(value)
+        return PRESETS[key] if key in PRESETS else self.tables[key].rules

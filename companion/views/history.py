@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from companion import charts
-from companion.forms.games import HistoryFilterForm, ReplayRulesForm
+from companion.forms.history import HistoryFilterForm, ReplayRulesForm
 from companion.ladder import Ladder, totals
 from companion.models import Game, GameSummary, Group, Player, Seat
 from companion.views.groups import member_group

@@ -49,3 +49,15 @@ def result(
     """A hand as `scoring` replays it: seat ``declarer`` declared and the opponents took
     ``points``, with ``kitty`` in the kitty and the last trick ``last``."""
     return HandResult(declarer, points, kitty, last, friends=friends)
+
+
+# Mei and Lin, from Q, beat Jun and Hao (at 2) under the standard rules in six hands.
+QUEENS_WIN = (
+    result(0, 0),
+    result(2, 80),
+    result(1, 30, 10, SCOOPED),
+    result(3, 75),
+    result(3, 120),
+    result(0, 40),
+)
+QUEENS_WIN_LEVELS = ("Q", "2", "Q", "2")

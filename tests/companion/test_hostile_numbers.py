@@ -16,7 +16,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from hands import HELD_FORM
+from hands import HELD_FIELDS, HELD_FORM
 
 from companion import exchange
 from companion.forms.groups import PlayerAccountForm
@@ -200,17 +200,7 @@ def test_the_migration_leaves_rules_within_bounds_alone():
 def record_a_held_hand(game, user) -> None:
     """Mei declares hearts and holds the opponents to 45."""
     game.record_hand(
-        {
-            "declarer": 0,
-            "bid": "one",
-            "trump": "H",
-            "kitty_cards": "",
-            "kitty_points": 0,
-            "opponent_points": 45,
-            "last_trick_winner": "declarers",
-            "last_trick_format": "single",
-            "last_trick_cards": 1,
-        },
+        HELD_FIELDS,
         version=game.version,
         request_key="",
         by=user,

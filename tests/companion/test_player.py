@@ -25,7 +25,7 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 from django.utils import timezone
-from hands import SCOOPED, result
+from hands import QUEENS_WIN, QUEENS_WIN_LEVELS, SCOOPED, result
 from history_games import VARIANTS, make_games, save_game, seated
 
 from companion.models import Group, Player
@@ -43,15 +43,8 @@ def games(group, cast):
             group,
             seated(cast, "Mei Jun Lin Hao"),
             "standard",
-            [
-                result(0, 0),
-                result(2, 80),
-                result(1, 30, 10, SCOOPED),
-                result(3, 75),
-                result(3, 120),
-                result(0, 40),
-            ],
-            levels=("Q", "2", "Q", "2"),
+            list(QUEENS_WIN),
+            levels=QUEENS_WIN_LEVELS,
             created=start,
         ),
         save_game(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hands import SCOOPED, result
+from hands import QUEENS_WIN, QUEENS_WIN_LEVELS, result
 from history_games import save_game
 
 from companion.models import Group, Membership, Player, ScoringTable
@@ -23,15 +23,8 @@ def game(group, players):
         group,
         players,
         "standard",
-        [
-            result(0, 0),
-            result(2, 80),
-            result(1, 30, 10, SCOOPED),
-            result(3, 75),
-            result(3, 120),
-            result(0, 40),
-        ],
-        levels=("Q", "2", "Q", "2"),
+        list(QUEENS_WIN),
+        levels=QUEENS_WIN_LEVELS,
     )
 
 
