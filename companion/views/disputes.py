@@ -39,6 +39,11 @@ def game_dispute(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """A game's dispute: its seats, decks and rules, prefilled for the hand it is about, and
     saved to that hand as a precedent."""
     game = member_game(request, group_id, pk)
+    if request.method == "POST" and request.POST.get("action") == READ:
+        # Reading typed cards, as often as a player types, needs the table's seats, not the
+        # game's hands.
+        form = DisputeForm(request.POST, table=game.table, own_rules=game.rules)
+        return _dispute_page(request, form, game=game)
     hands = list(game.hands.all())
     scored = game.scored(hands)
     numbers = hand_numbers(scored)

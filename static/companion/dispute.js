@@ -12,9 +12,20 @@
 
   const fieldOf = (element) => element.closest(".cards-field");
   const inputOf = (field) => field.querySelector(".cards-input");
-  // The codes the server read in the field, kept up to date by each tap here.
+  // The field's cards: the server's reading of its text, or the codes a tap here wrote into it
+  // when the server has not read that text yet. A reading sent before the tap may arrive after
+  // it: it is of other text, and is not used. Text typed since the last reading (or offline)
+  // is kept word for word, and a tap adds to it.
   const readOf = (input) => document.querySelector(`#card-codes [data-field="${input.name}"]`);
-  const codes = (input) => (readOf(input)?.dataset.codes || "").split(" ").filter(Boolean);
+  const written = new Map();
+  const words = (text) => (text || "").split(/\s+/).filter(Boolean);
+  const codes = (input) => {
+    const read = readOf(input);
+    if (read && read.dataset.value === input.value) return words(read.dataset.codes);
+    const own = written.get(input.name);
+    if (own && own.value === input.value) return own.codes;
+    return words(input.value);
+  };
 
   const refresh = (field) => {
     const counts = new Map();
@@ -77,8 +88,7 @@
       list = n < decks() ? [...list, code] : list.filter((c) => c !== code);
     }
     input.value = list.join(" ");
-    const read = readOf(input);
-    if (read) read.dataset.codes = input.value;
+    written.set(input.name, { value: input.value, codes: list });
     refresh(field);
     changed(input);
   });

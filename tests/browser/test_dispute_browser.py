@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from companion.models import Dispute, Game, Group, Hand, Membership, Player
@@ -32,6 +35,14 @@ def tap_cards(phone, field: str, cards: list[str]) -> None:
         block.locator(f'.grid-card[data-card="{card}"]').click()
     assert phone.locator(f"#id_{field}").input_value() == " ".join(cards)
     block.get_by_role("button", name="Done").click()
+
+
+def release(phone, held: list) -> None:
+    """Let the held requests through; those the page gave up on (htmx replaced them) stay so."""
+    phone.unroute("**/dispute/")
+    for route in held:
+        with contextlib.suppress(PlaywrightError):
+            route.continue_()
 
 
 def seat_names(phone) -> list[str]:
@@ -220,3 +231,44 @@ def test_a_six_seat_game_s_dispute_is_saved_to_the_hand_being_played(
     phone.get_by_text("Lin held").wait_for()
     assert_fits_a_phone(phone)
     screenshot(phone, "scoreboard-precedent")
+
+
+def test_quick_taps_keep_every_card_while_a_reading_of_other_text_is_on_its_way(phone, live_server):
+    """Typing in one field asks the server to read the cards; its answer can arrive after the
+    thumb has already tapped cards into another field. It must not take them back."""
+    phone.goto(f"{live_server.url}/dispute/")
+    held = []
+    phone.route("**/dispute/", lambda route: held.append(route))
+    phone.locator("#id_play_0").fill("5S 5S")
+    phone.wait_for_timeout(400)  # the reading of "5S 5S" is sent, and held
+    assert len(held) == 1, "typing asks the server to read the cards"
+
+    block = phone.locator(".cards-field", has=phone.locator("#id_play_1"))
+    block.get_by_role("button", name="Cards").click()
+    block.locator('.grid-card[data-card="5H"]').click()
+    held.pop().continue_()  # the reading of the other field arrives after the tap
+    phone.wait_for_function(
+        """document.querySelector('#card-codes [data-field="play_0"]').dataset.codes
+           === '5S 5S'"""
+    )
+    block.locator('.grid-card[data-card="6H"]').click()
+
+    assert phone.locator("#id_play_1").input_value() == "5H 6H"
+    expect(block.locator('.grid-card[data-card="5H"]')).to_have_attribute("aria-pressed", "true")
+    expect(block.locator('.grid-card[data-card="6H"]')).to_have_attribute("aria-pressed", "true")
+    release(phone, held)
+
+
+def test_a_tap_adds_to_cards_typed_before_the_server_read_them(phone, live_server):
+    """Offline, or quicker than the server: what was typed stays, and the tapped card joins it."""
+    phone.goto(f"{live_server.url}/dispute/")
+    held = []
+    phone.route("**/dispute/", lambda route: held.append(route))
+    phone.locator("#id_play_1").fill("5h")
+
+    block = phone.locator(".cards-field", has=phone.locator("#id_play_1"))
+    block.get_by_role("button", name="Cards").click()
+    block.locator('.grid-card[data-card="6H"]').click()
+
+    assert phone.locator("#id_play_1").input_value() == "5h 6H"
+    release(phone, held)

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from hands import HELD_FIELDS
 
 from companion.models import Dispute, Game, GameSummary, Hand, Player
 from companion.views.games import HANDS_SHOWN
@@ -150,16 +151,22 @@ def test_it_reads_typed_cards_as_the_grid_s_codes_as_they_are_typed(client):
 
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<div id="card-codes" hidden>')
-    assert '<div data-field="play_0" data-codes="TH 5S BJ"></div>' in response.text
-    assert '<div data-field="hand_3" data-codes=""></div>' in response.text
+    assert (
+        '<div data-field="play_0" data-value="10h 5♠, bj xc" data-codes="TH 5S BJ"></div>'
+        in response.text
+    )
+    assert '<div data-field="hand_3" data-value="t" data-codes=""></div>' in response.text
     assert "verdict" not in response.text
 
 
 def test_the_page_renders_what_each_field_reads(client):
     response = client.post("/dispute/", {**CONTRACT_TRICK, "play_1": "9h k♥", "action": "judge"})
 
-    assert '<div data-field="play_1" data-codes="9H KH"></div>' in response.text
-    assert '<div data-field="hand_1" data-codes="9H KH 7H 7H 3C"></div>' in response.text
+    assert '<div data-field="play_1" data-value="9h k♥" data-codes="9H KH"></div>' in response.text
+    assert (
+        '<div data-field="hand_1" data-value="9H KH 7H 7H 3C" data-codes="9H KH 7H 7H 3C"></div>'
+        in response.text
+    )
 
 
 def test_the_standalone_page_works_logged_out_and_links_from_home(client):
@@ -548,15 +555,18 @@ def test_htmx_saves_in_place(member, game):
     assert Dispute.objects.count() == 1
 
 
-def test_reading_typed_cards_saves_nothing(member, game):
-    response = member.post(
-        dispute_url(game),
-        trick_in_game(action="read", hand_number="1"),
-        headers={"HX-Request": "true"},
-    )
+def test_reading_typed_cards_saves_nothing_and_reads_no_hand(member, game):
+    with CaptureQueriesContext(connection) as queries:
+        response = member.post(
+            dispute_url(game),
+            trick_in_game(action="read", hand_number="1"),
+            headers={"HX-Request": "true"},
+        )
 
     assert response.text.lstrip().startswith('<div id="card-codes" hidden>')
     assert not Dispute.objects.exists()
+    # Read as often as a player types: the game's hands are not needed.
+    assert not [query for query in queries if "companion_hand" in query["sql"]]
 
 
 def test_judging_saves_nothing(member, game):
@@ -576,16 +586,7 @@ def test_a_precedent_of_the_hand_being_played_joins_it_when_it_is_recorded(membe
     game.refresh_from_db()  # the precedent changed the game for the phones watching it
 
     game.record_hand(
-        {
-            "declarer": 0,
-            "bid": "one",
-            "trump": "H",
-            "kitty_points": 0,
-            "opponent_points": 45,
-            "last_trick_winner": "declarers",
-            "last_trick_format": "single",
-            "last_trick_cards": 1,
-        },
+        HELD_FIELDS,
         version=game.version,
         request_key="",
         by=user,
