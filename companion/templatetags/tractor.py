@@ -69,11 +69,6 @@ def next_hand(game: Game) -> str:
     return sentence % values
 
 
-@register.filter
-def get_item(mapping: dict, key: object) -> object:
-    return mapping.get(key)
-
-
 HAND_FIELD_LABELS = {
     "declarer": _("declarer"),
     "friends": _("friends"),
