@@ -34,7 +34,7 @@ class GroupRulesField(forms.ChoiceField):
 
     def offer(self, group: Group) -> None:
         self.tables = {f"table-{table.pk}": table for table in group.scoring_tables.all()}
-        choices: list = [(_("Presets"), [(name, rules_title(name)) for name in PRESETS])]
+        choices: list = [(_("Presets"), RULES_CHOICES)]
         if self.tables:
             choices.append(
                 (_("Our tables"), [(key, str(table)) for key, table in self.tables.items()])

@@ -6,8 +6,7 @@ from django import forms
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.display import rules_title
-from companion.forms.choices import LEVEL_CHOICES, TRUMP_CHOICES
+from companion.forms.choices import LEVEL_CHOICES, RULES_CHOICES, TRUMP_CHOICES
 from scoring import (
     PRESETS,
     Card,
@@ -96,7 +95,7 @@ class DisputeForm(forms.Form):
         self.table = table
         self.own_rules = own_rules
         self.hand_numbers = hand_numbers
-        choices = [(name, rules_title(name)) for name in PRESETS]
+        choices = list(RULES_CHOICES)
         if own_rules is not None and PRESETS.get(own_rules.name) != own_rules:
             choices.append((GAME_RULES, own_rules.name))
         self.fields["rules"].choices = choices
