@@ -247,10 +247,8 @@ def test_quick_taps_keep_every_card_while_a_reading_of_other_text_is_on_its_way(
     block.get_by_role("button", name="Cards").click()
     block.locator('.grid-card[data-card="5H"]').click()
     held.pop().continue_()  # the reading of the other field arrives after the tap
-    phone.wait_for_function(
-        """document.querySelector('#card-codes [data-field="play_0"]').dataset.codes
-           === '5S 5S'"""
-    )
+    read = phone.locator('#card-codes [data-field="play_0"]')
+    expect(read).to_have_attribute("data-codes", "5S 5S")
     block.locator('.grid-card[data-card="6H"]').click()
 
     assert phone.locator("#id_play_1").input_value() == "5H 6H"

@@ -155,3 +155,21 @@ def hand_row(game: Game, number: int, result: HandResult) -> Hand:
 def seated(cast: dict[str, Player], names: str) -> list[Player]:
     """The players named in ``names`` ("Mei Jun Lin Hao"), in that seat order."""
     return [cast[name] for name in names.split()]
+
+
+def next_hand(game: Game) -> dict:
+    """A hand the declarers hold with 40, started by whoever starts next."""
+    scored = game.scored()
+    trumps = game.table.trumps
+    trump = trumps.fixed(scored.state.number) if not trumps.bids else None
+    return {
+        "declarer": scored.state.next_declarers[0],
+        "friends": [],
+        "bid": "one" if trumps.bids else "",
+        "trump": "S" if trumps.bids else (trump.value if trump else ""),
+        "kitty_points": 0,
+        "opponent_points": 40,
+        "last_trick_winner": "declarers",
+        "last_trick_format": "single",
+        "last_trick_cards": 1,
+    }

@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
 from hands import result
-from history_games import VARIANTS, make_games, save_game, seated
+from history_games import VARIANTS, make_games, next_hand, save_game, seated
 from openskill.models import PlackettLuce
 
 import companion.charts
@@ -301,22 +301,9 @@ def test_the_summaries_agree_with_a_replay_after_edits_deletes_and_new_hands(
     fields = {"opponent_points": 0 if last.opponent_points else 5}
     oldest.edit_hand(last.number, fields, version=oldest.version, by=user)
     second.delete_hand(second.hands.count(), version=second.version, by=user)
-    scored = third.scored()
-    trumps = third.table.trumps
-    trump = trumps.fixed(scored.state.number) if not trumps.bids else None
-    if not scored.state.game_over:
+    if not third.scored().state.game_over:
         third.record_hand(
-            {
-                "declarer": scored.state.next_declarers[0],
-                "friends": [],
-                "bid": "one" if trumps.bids else "",
-                "trump": "S" if trumps.bids else (trump.value if trump else ""),
-                "kitty_points": 0,
-                "opponent_points": 40,
-                "last_trick_winner": "declarers",
-                "last_trick_format": "single",
-                "last_trick_cards": 1,
-            },
+            next_hand(third),
             version=third.version,
             request_key="",
             by=user,

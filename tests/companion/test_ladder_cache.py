@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from history_games import VARIANTS, hand_row, make_games, random_results
+from history_games import VARIANTS, hand_row, make_games, next_hand, random_results
 
 from companion.ladder import Ladder, PlayerPages
 from companion.models import (
@@ -84,24 +84,6 @@ def assert_pages_equal_to_a_replay(pages: PlayerPages, replayed: list[GameRecord
         assert pages.stats(player) == player_stats(replayed, player)
         theirs = [record for record in replayed if player in record.seats]
         assert pages.recent(player) == theirs[::-1][:RECENT_GAMES]
-
-
-def next_hand(game: Game) -> dict:
-    """A hand the declarers hold with 40, started by whoever starts next."""
-    scored = game.scored()
-    trumps = game.table.trumps
-    trump = trumps.fixed(scored.state.number) if not trumps.bids else None
-    return {
-        "declarer": scored.state.next_declarers[0],
-        "friends": [],
-        "bid": "one" if trumps.bids else "",
-        "trump": "S" if trumps.bids else (trump.value if trump else ""),
-        "kitty_points": 0,
-        "opponent_points": 40,
-        "last_trick_winner": "declarers",
-        "last_trick_format": "single",
-        "last_trick_cards": 1,
-    }
 
 
 def unfinished(games: list[Game]) -> list[Game]:
