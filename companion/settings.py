@@ -84,7 +84,14 @@ INSTALLED_APPS = [
     # Django's own widget templates, for the project-wide form renderer below.
     "django.forms",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
 ]
+
+# Work that must not run in a request (an import, re-rating a group after an old game changed)
+# is queued in the database and run by `manage.py db_worker`, which `make run` and `make serve`
+# start beside the app: any server's worker takes any server's task.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -37,6 +37,17 @@ def quick_passwords() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def immediate_tasks() -> Iterator[None]:
+    """Tasks run as they are enqueued, in the test's own process (a test that needs a real
+    worker starts one)."""
+    from django.test import override_settings
+
+    tasks = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    with override_settings(TASKS=tasks):
+        yield
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).is_file():
