@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import enum
 import functools
+import hashlib
 import json
 import secrets
+from collections import Counter
+from collections.abc import Hashable
 from datetime import UTC, datetime
 from operator import attrgetter
 
+from django.apps import apps as global_apps
 from django.conf import settings
-from django.core.cache import cache
 from django.db import IntegrityError, models, transaction
 from django.db.models.fields.json import KT
 from django.db.models.functions import Lower
@@ -21,12 +24,18 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import scoring
-from companion.ladder import FORMAT as LADDER_FORMAT
-from companion.ladder import Ladder, PlayerPages
-from companion.ladder import Row as LadderRow
+from companion.ladder import ALL_TIME, Tally, TallyKey, moved, periods, whole
+from companion.ratings import RatingPoint, rate_game, replay_ratings
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult, declaring_side, replay
-from scoring.stats import GameRecord, partial_replay
+from scoring.stats import (
+    GameRecord,
+    HandLine,
+    PlayerStats,
+    every_player_stats,
+    game_stats,
+    partial_replay,
+)
 from scoring.table import BY_BID, MAX_PLAYERS, Table, Teams, TrumpRule
 
 
@@ -69,16 +78,27 @@ class Group(models.Model):
     )
     invite_token = models.CharField(max_length=32, unique=True, default=new_token)
     created = models.DateTimeField(default=timezone.now)
-    # Raised by every change to the group's games, so a kept ladder of another version is stale.
+    # Raised by every change to the group's games (which also makes one group's ladder changes
+    # wait for each other).
     version = models.PositiveBigIntegerField(default=0)
     # Second-seat confirmation: a hand entered while this is on counts once an opponent (another
     # account than the one that entered it) confirms it on their own phone.
     hands_need_confirmation = models.BooleanField(
         _("each hand needs an opponent's confirmation"), default=False
     )
+    # Re-ratings asked for by changes to earlier games, and the last one done (a task): the
+    # ratings shown are those of before while they differ.
+    ratings_asked = models.PositiveIntegerField(default=0)
+    ratings_done = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ratings_done__lte=models.F("ratings_asked")),
+                name="ratings_done_as_asked",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -93,6 +113,32 @@ class Group(models.Model):
             "created": isoformat(self.created),
             "hands_need_confirmation": self.hands_need_confirmation,
         }
+
+    @property
+    def ratings_pending(self) -> bool:
+        """Whether the ratings are being replayed after a change to an earlier game."""
+        return self.ratings_done != self.ratings_asked
+
+    @classmethod
+    def ask_for_ratings(cls, group_id: int) -> None:
+        """Ask for the group's ratings to be replayed (:meth:`PlayerLadder.rerate`) once the
+        caller's transaction commits: one task, however many changes ask."""
+        from companion.tasks import rerate  # the task runs the models' code
+
+        cls.objects.filter(pk=group_id).update(ratings_asked=models.F("ratings_asked") + 1)
+        waiting = transaction.get_connection().run_on_commit
+        if any(
+            getattr(callback, "rerates", None) == group_id and not callback.done
+            for _savepoints, callback, _robust in waiting
+        ):
+            return
+
+        def enqueue() -> None:
+            enqueue.done = True
+            rerate.enqueue(group_id)
+
+        enqueue.rerates, enqueue.done = group_id, False
+        transaction.on_commit(enqueue)
 
     def new_invite(self) -> None:
         """Replace the invite link: the old one stops letting anyone in."""
@@ -445,15 +491,17 @@ class Game(models.Model):
                 Seat(game=game, position=position, player=player, level=level.symbol)
                 for position, (player, level) in enumerate(zip(players, setup.levels, strict=True))
             )
-            GameSummary.group_changed(group.pk)
+            GameSummary.bring_up_to_date([game], [replay(setup, ())])
         return game
 
     def delete(self, *args, **kwargs):
-        """Delete the game: its group's ladder changes (delete games one by one, never in a
-        queryset's bulk delete, which the version would not see)."""
+        """Delete the game: its share of its group's ladder goes with it (delete games one by
+        one, never in a queryset's bulk delete, which the ladder would not see)."""
         with transaction.atomic():
+            Group.objects.filter(pk=self.group_id).update(version=models.F("version") + 1)
+            old = GameSummary.records_of([self.pk]).get(self.pk)
             deleted = super().delete(*args, **kwargs)
-            GameSummary.group_changed(self.group_id)
+            PlayerLadder.apply(self.group_id, [(old, None)])
         return deleted
 
     def new_share_link(self) -> None:
@@ -491,11 +539,13 @@ class Game(models.Model):
                 **fields,
                 **Hand.entered(game.group, by),
             )
-            game.scored([*hands, hand])
+            played = game.scored([*hands, hand])
             hand.save()
             # Precedents saved while this hand was being played now belong to it.
             game.disputes.filter(hand=None, hand_number=hand.number).update(hand=hand)
-            game._changed(hand.number, HandChange.Action.RECORDED, None, hand.snapshot(), by)
+            game._changed(
+                hand.number, HandChange.Action.RECORDED, None, hand.snapshot(), by, played=played
+            )
         self.version = game.version
         return hand
 
@@ -513,9 +563,11 @@ class Game(models.Model):
                 # New contents wait for a confirmation of their own; a correction settles a flag.
                 for name, value in Hand.entered(game.group, by).items():
                     setattr(hand, name, value)
-            game.scored(hands)
+            played = game.scored(hands)
             hand.save()
-            game._changed(number, HandChange.Action.EDITED, before, hand.snapshot(), by)
+            game._changed(
+                number, HandChange.Action.EDITED, before, hand.snapshot(), by, played=played
+            )
         self.version = game.version
         return hand
 
@@ -526,7 +578,7 @@ class Game(models.Model):
             game._check_version(version)
             hands = list(game.hands.all())
             gone = hands.pop(number - 1)
-            game.scored(hands)
+            played = game.scored(hands)
             before = gone.snapshot()
             gone.delete()
             for hand in hands[number - 1 :]:
@@ -536,7 +588,7 @@ class Game(models.Model):
             game.disputes.filter(hand=None, hand_number__gt=number).update(
                 hand_number=models.F("hand_number") - 1
             )
-            game._changed(number, HandChange.Action.DELETED, before, None, by)
+            game._changed(number, HandChange.Action.DELETED, before, None, by, played=played)
         self.version = game.version
 
     def add_dispute(self, number: int, request: dict, verdict: dict, *, by) -> Dispute:
@@ -656,7 +708,18 @@ class Game(models.Model):
         if version != self.version:
             raise StaleGame(self)
 
-    def _changed(self, number: int, action: str, before, after, by, note: str = "") -> None:
+    def _changed(
+        self,
+        number: int,
+        action: str,
+        before,
+        after,
+        by,
+        note: str = "",
+        played: ScoredGame | None = None,
+    ) -> None:
+        """Keep the change in the history and bring the ladder up to date: from ``played``,
+        the game as the change's own check replayed it, where there is one."""
         Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
         HandChange.objects.create(
@@ -669,7 +732,7 @@ class Game(models.Model):
             version=self.version,
             note=note,
         )
-        GameSummary.bring_up_to_date([self])
+        GameSummary.bring_up_to_date([self], None if played is None else [played])
 
 
 class Seat(models.Model):
@@ -1086,73 +1149,61 @@ class Dispute(models.Model):
 
 
 class GameSummary(models.Model):
-    """A game's hands as the ladder history reads them (`scoring.stats.GameRecord`).
+    """A game as the ladder history reads it (`scoring.stats.GameRecord`): its hands as lines,
+    its winners, and when it was played.
 
-    It is kept beside the game so that the history does not replay every hand of every game. A
-    summary belongs to the game's ``version``, which every change to a hand raises; the change
-    writes it again (:meth:`bring_up_to_date`). One of another version is stale: a page reads
-    that game's hands instead, and writes nothing.
+    It is kept beside the game so that the history never replays a game's hands. A summary
+    belongs to the game's ``version``; every change to the game writes it again, in the change's
+    own transaction (:meth:`bring_up_to_date`), and moves the group's ladder rows by the game's
+    old and new records (:meth:`PlayerLadder.apply`).
     """
 
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="summary"
     )
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="summaries")
+    # The game's start (``Game.created``), which orders the history.
+    played = models.DateTimeField()
     version = models.PositiveIntegerField()
     hands = models.JSONField(default=list)
     # The winners' seats as digits ("02"); blank while the game goes on.
     winners = models.CharField(max_length=MAX_PLAYERS, blank=True)
 
+    class Meta:
+        indexes = [models.Index(fields=["group", "played", "game"], name="summaries_in_order")]
+
     def __str__(self) -> str:
         return f"summary of game {self.game_id} at version {self.version}"
 
     @classmethod
-    def ladder(cls, group: Group) -> Ladder:
-        """The group's ladder history at ``group.version``, its games oldest first. Never writes:
-        a GET calls it.
-
-        Django's cache keeps one ladder per group for every process and server, stored by the
-        change that raised the group's version once it commits. One of another version is never
-        served: it is brought up to date in memory, reading only the games whose versions moved
-        since (every game's summary when none is kept), in at most seven queries.
-        """
-        kept = cache.get(_ladder_key(group))
-        if kept is not None and kept.version == group.version:
-            return kept
-        return cls._ladder_from(group, kept)
-
-    @classmethod
-    def player_pages(cls, group: Group) -> PlayerPages:
-        """What the players' pages read of the group's ladder at ``group.version``, kept in the
-        cache beside it (a fraction of its size: no game's hands but the latest few); from the
-        ladder when none of that version is kept. Never writes."""
-        kept = cache.get(_player_pages_key(group))
-        if kept is not None and kept.version == group.version:
-            return kept
-        return cls.ladder(group).player_pages
-
-    @classmethod
     def bring_up_to_date(
-        cls, games: list[Game], scored: list[ScoredGame] | None = None
+        cls, games: list[Game], scored: list[ScoredGame] | None = None, *, ladder: bool = True
     ) -> list[GameRecord]:
         """Write the summaries of ``games`` at their versions, raise their groups' versions, and
-        once the caller's transaction commits, bring the groups' cached ladders up to date.
+        move the groups' ladder rows from the games' stored records to their new ones.
 
-        Every change to a group's games ends here: a hand recorded, edited or deleted does it,
-        and whatever writes games or hands in bulk (an import, the demo history) calls it with
-        the games it wrote. ``scored`` are the games as `scoring` replayed them, where the caller
-        has them; otherwise their hands are read in one query. Returns the games' records.
+        Every change to a group's games ends here: a game started or deleted, a hand recorded,
+        edited, deleted, confirmed or flagged. ``scored`` are the games as `scoring` replayed
+        them, where the caller has them; otherwise their hands are read in one query. Whatever
+        writes games in bulk (an import, the demo history) passes ``ladder=False`` and
+        rebuilds the ladder once at the end (:func:`rebuild_ladder`). Returns the records.
         """
+        old = cls.records_of([game.pk for game in games]) if ladder else {}
         if scored is None or any(game.group.hands_need_confirmation for game in games):
             records = cls.records(games)
         else:
             records = [
-                GameRecord.of(game.pk, played, [seat.player_id for seat in game.seated])
+                GameRecord.of(
+                    game.pk, played, [seat.player_id for seat in game.seated], game.created
+                )
                 for game, played in zip(games, scored, strict=True)
             ]
         cls.objects.bulk_create(
             [
                 cls(
                     game=game,
+                    group_id=game.group_id,
+                    played=game.created,
                     version=game.version,
                     hands=record.hands_json(),
                     winners=GameRecord.winners_json(record.winners),
@@ -1161,10 +1212,20 @@ class GameSummary(models.Model):
             ],
             update_conflicts=True,
             unique_fields=["game"],
-            update_fields=["version", "hands", "winners"],
+            update_fields=["played", "version", "hands", "winners"],
         )
         for group_id in sorted({game.group_id for game in games}):
-            cls.group_changed(group_id)
+            # Also the lock that makes one group's ladder changes wait for each other.
+            Group.objects.filter(pk=group_id).update(version=models.F("version") + 1)
+            if ladder:
+                PlayerLadder.apply(
+                    group_id,
+                    [
+                        (old.get(game.pk), record)
+                        for game, record in zip(games, records, strict=True)
+                        if game.group_id == group_id
+                    ],
+                )
         return records
 
     @classmethod
@@ -1202,112 +1263,60 @@ class GameSummary(models.Model):
         ]
 
     @classmethod
-    def group_changed(cls, group_id: int) -> None:
-        """Raise the group's version (a ladder kept for another is stale) and bring its cached
-        ladder up to date once the transaction commits: once, however many games it changes."""
-        Group.objects.filter(pk=group_id).update(version=models.F("version") + 1)
-        waiting = transaction.get_connection().run_on_commit
-        if any(
-            getattr(callback, "ladder_of", None) == group_id and not callback.done
-            for _savepoints, callback, _robust in waiting
-        ):
-            return
-
-        def store() -> None:
-            store.done = True
-            cls._store_ladder(group_id)
-
-        store.ladder_of, store.done = group_id, False
-        # robust: the change is saved; a cache out of reach only leaves the ladder stale.
-        transaction.on_commit(store, robust=True)
+    def records_of(cls, games: list[int] | models.QuerySet) -> dict[int, GameRecord]:
+        """The stored records of ``games`` (ids, or a query of summaries), by game id: two
+        queries, no model objects made."""
+        return _stored_records(cls.objects, Seat.objects, games)
 
     @classmethod
-    def _store_ladder(cls, group_id: int) -> None:
-        group = Group.objects.filter(pk=group_id).only("pk", "created", "version").first()
-        if group is None:
-            return
-        kept = cache.get(_ladder_key(group))
-        if kept is None or kept.version != group.version:
-            ladder = cls._ladder_from(group, kept)
-            cache.set_many(
-                {_ladder_key(group): ladder, _player_pages_key(group): ladder.player_pages},
-                timeout=None,
-            )
+    def newest_first(cls, group: Group) -> models.QuerySet:
+        return cls.objects.filter(group=group).order_by("-played", "-game_id")
 
-    @classmethod
-    def _ladder_from(cls, group: Group, kept: Ladder | None) -> Ladder:
-        """The group's ladder read from the database, reusing the rows of ``kept`` whose games
-        kept their versions (a game listed, then its row read, is at least as new as the list:
-        a ladder is never older than the version it is labelled with)."""
-        listed = list(group.games.order_by("created", "pk").values_list("pk", "version"))
-        known = {row.key: row for row in kept.games} if kept is not None else {}
-        moved = [pk for pk, version in listed if getattr(known.get(pk), "version", -1) != version]
-        if len(moved) == len(listed):
-            games, seats = Game.objects.filter(group=group), Seat.objects.filter(game__group=group)
-        else:
-            games, seats = Game.objects.filter(pk__in=moved), Seat.objects.filter(game__in=moved)
-        read = cls._rows(games, seats)
-        rows = [read.get(pk) or known[pk] for pk, _version in listed if pk in read or pk in known]
-        return Ladder.of(group.version, rows, kept)
 
-    @classmethod
-    def _rows(cls, games: models.QuerySet, seats: models.QuerySet) -> dict[int, LadderRow]:
-        """The ladder's rows of ``games`` from their summaries (two queries, no model objects
-        made); the games whose summaries are stale are replayed from their hands."""
-        seated: dict[int, list[tuple]] = {}
-        for game_id, player_id, level in seats.order_by("game_id", "position").values_list(
-            "game_id", "player_id", "level"
-        ):
-            seated.setdefault(game_id, []).append((player_id, level))
-        rules: dict[str, scoring.Rules] = {}
-        rows, stale = {}, []
-        for (
-            pk,
-            version,
-            created,
-            rules_json,
+def _stored_records(
+    summaries: models.Manager, seats: models.Manager, games: list[int] | models.QuerySet
+) -> dict[int, GameRecord]:
+    """:meth:`GameSummary.records_of`, given the managers to read (a migration's too)."""
+    found = games if isinstance(games, models.QuerySet) else summaries.filter(game_id__in=games)
+    rows = list(
+        found.values_list(
+            "game_id",
+            "played",
+            "hands",
+            "winners",
+            "game__rules_json",
+            "game__decks",
+            "game__teams",
+            "game__called",
+        )
+    )
+    seated: dict[int, list[tuple]] = {}
+    for game_id, player_id, level in (
+        seats.filter(game_id__in=[row[0] for row in rows])
+        .order_by("game_id", "position")
+        .values_list("game_id", "player_id", "level")
+    ):
+        seated.setdefault(game_id, []).append((player_id, level))
+    records = {}
+    for game_id, played, hands, winners, rules_json, decks, teams, called in rows:
+        players, levels = zip(*seated[game_id], strict=True)
+        records[game_id] = GameRecord(
+            game_id,
+            _rules(json.dumps(rules_json, sort_keys=True)),
+            players,
+            _fixed_teams(teams, len(players), decks, called),
+            tuple(map(scoring.Rank.parse, levels)),
+            tuple(map(HandLine.from_json, hands)),
+            tuple(map(int, winners)),
+            played,
             decks,
-            teams,
-            called,
-            summary_version,
-            hands,
-            winners,
-        ) in games.values_list(
-            "pk",
-            "version",
-            "created",
-            "rules_json",
-            "decks",
-            "teams",
-            "called",
-            "summary__version",
-            "summary__hands",
-            "summary__winners",
-        ):
-            if summary_version != version:
-                stale.append(pk)
-                continue
-            key = json.dumps(rules_json, sort_keys=True)
-            if key not in rules:
-                rules[key] = scoring.get_rules(rules_json)
-            players, levels = zip(*seated[pk], strict=True)
-            rows[pk] = LadderRow(
-                pk,
-                version,
-                rules[key],
-                players,
-                _fixed_teams(teams, len(players), decks, called),
-                tuple(map(scoring.Rank.parse, levels)),
-                tuple(map(tuple, hands)),
-                tuple(map(int, winners)),
-                created,
-                decks,
-            )
-        if stale:
-            games = list(Game.objects.filter(pk__in=stale).prefetch_related("seats__player"))
-            for game, record in zip(games, cls.records(games), strict=True):
-                rows[game.pk] = LadderRow.of(record, game.version)
-        return rows
+        )
+    return records
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(rules_json: str) -> scoring.Rules:
+    return scoring.get_rules(json.loads(rules_json))
 
 
 @functools.lru_cache(maxsize=64)
@@ -1316,13 +1325,437 @@ def _fixed_teams(teams: str, size: int, decks: int, called: int | None) -> tuple
     return Table(tuple(map(str, range(size))), decks, Teams(teams), called=called).fixed
 
 
-def _ladder_key(group: Group) -> str:
-    # With its creation time: an id used again (a test database emptied) is another group.
-    return f"ladder:{LADDER_FORMAT}:{group.pk}:{group.created.timestamp()}"
+@functools.lru_cache(maxsize=64)
+def _rules_key(rules: scoring.Rules) -> str:
+    """A short name for the rules that tally rows are unique by (a group's own table is long)."""
+    canonical = json.dumps(rules.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _player_pages_key(group: Group) -> str:
-    return f"player-pages:{LADDER_FORMAT}:{group.pk}:{group.created.timestamp()}"
+def _local(moment: datetime) -> datetime:
+    return timezone.localtime(moment)
+
+
+class PlayerLadder(models.Model):
+    """A player's line in their group's ladder: their statistics over every game they played
+    (`scoring.stats.PlayerStats` as JSON) and their rating now (none before a finished game).
+
+    Every change to a game moves its players' lines in the change's transaction
+    (:meth:`apply`): its old share of their statistics is taken away and its new one added. A
+    rating is a replay in the order played: a change to the group's last finished game re-rates
+    that game there too, and a change to an earlier one asks for a re-rating of everything after
+    it (:meth:`rerate`, a task), until which the ratings stay as they were, never half new.
+    """
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="ladder"
+    )
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    stats = models.JSONField()
+    # The rating now (OpenSkill's mu and sigma) after ``rated`` finished games.
+    mu = models.FloatField(null=True)
+    sigma = models.FloatField(null=True)
+    rated = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(rated=0, mu=None, sigma=None)
+                | models.Q(rated__gt=0, mu__isnull=False, sigma__isnull=False),
+                name="rated_after_a_finished_game",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"ladder of player {self.player_id}"
+
+    @property
+    def statistics(self) -> PlayerStats:
+        return PlayerStats.from_json(self.player_id, self.stats)
+
+    @property
+    def rating(self) -> RatingPoint | None:
+        if not self.rated:
+            return None
+        return RatingPoint(None, None, self.mu, self.sigma, False)
+
+    @classmethod
+    def of(cls, group: Group) -> list[PlayerLadder]:
+        """Every line of the group's ladder: one for each player who has played a game."""
+        return list(cls.objects.filter(group=group))
+
+    @classmethod
+    def apply(
+        cls, group_id: int, changes: list[tuple[GameRecord | None, GameRecord | None]]
+    ) -> None:
+        """Move the group's ladder from each game's old record to its new one (None where the
+        game was not there, or is gone). The caller holds the group's row (its version raised)."""
+        changes = [(old, new) for old, new in changes if old != new]
+        if not changes:
+            return
+        added: dict[Hashable, list[PlayerStats]] = {}
+        taken: dict[Hashable, list[PlayerStats]] = {}
+        for old, new in changes:
+            for record, into in ((old, taken), (new, added)):
+                if record is not None:
+                    for player, share in game_stats(record).items():
+                        into.setdefault(player, []).append(share)
+        lines = {
+            line.player_id: line
+            for line in cls.objects.select_for_update().filter(player_id__in=added | taken)
+        }
+        for player in added.keys() | taken.keys():
+            line = lines.get(player) or cls(player_id=player, group_id=group_id)
+            before = [line.statistics] if line.stats else []
+            summed = PlayerStats.sum(
+                player, [*before, *added.get(player, [])], taken.get(player, [])
+            )
+            line.stats = summed.to_json()
+            lines[player] = line
+        LadderTally.apply(group_id, changes)
+        rerated = [(old, new) for old, new in changes if _winners(old) != _winners(new)]
+        if rerated:
+            Rating.apply(group_id, rerated, lines)
+        gone = [player for player, line in lines.items() if not line.stats["games"]]
+        cls.objects.filter(player_id__in=gone).delete()
+        kept = [line for player, line in lines.items() if player not in gone]
+        cls.objects.bulk_create(
+            kept,
+            update_conflicts=True,
+            unique_fields=["player"],
+            update_fields=["stats", "mu", "sigma", "rated"],
+        )
+
+    @classmethod
+    def rerate(cls, group_id: int) -> None:
+        """Replay the group's ratings over every finished game in the order played, and show
+        them all at once. A change asking for another re-rating meanwhile starts it over."""
+        for _attempt in range(RERATE_ATTEMPTS):
+            asked = Group.objects.filter(pk=group_id).values_list("ratings_asked", flat=True)
+            asked = asked.first()
+            if asked is None:
+                return
+            finished = GameSummary.objects.filter(group_id=group_id).exclude(winners="")
+            records = GameSummary.records_of(finished.order_by("played", "game_id"))
+            ratings = replay_ratings(records.values())
+            with transaction.atomic():
+                # Written first, so that it holds the group until the ratings are all in.
+                done = Group.objects.filter(pk=group_id, ratings_asked=asked)
+                if not done.update(ratings_done=asked):
+                    continue  # asked again meanwhile
+                _write_ratings(cls, Rating, group_id, ratings)
+            return
+        raise RuntimeError(f"the ratings of group {group_id} kept changing while replayed")
+
+
+RERATE_ATTEMPTS = 5
+"""Re-ratings started over before the task gives up (and is run again by the next change)."""
+
+
+def _winners(record: GameRecord | None) -> tuple[int, ...]:
+    return () if record is None else record.winners
+
+
+def _write_ratings(lines_model, ratings_model, group_id: int, ratings: dict) -> None:
+    """Replace the group's ratings with ``ratings`` (every player's points, oldest first)."""
+    ratings_model.objects.filter(player__group_id=group_id).delete()
+    ratings_model.objects.bulk_create(
+        (
+            ratings_model(
+                player_id=player,
+                game_id=point.game,
+                number=number,
+                month=periods(_local(point.played))[2],
+                played=point.played,
+                mu=point.mu,
+                sigma=point.sigma,
+                won=point.won,
+            )
+            for player, points in ratings.items()
+            for number, point in enumerate(points, start=1)
+        ),
+        batch_size=500,
+    )
+    lines = list(lines_model.objects.filter(group_id=group_id))
+    for line in lines:
+        points = ratings.get(line.player_id, [])
+        line.rated = len(points)
+        line.mu, line.sigma = (points[-1].mu, points[-1].sigma) if points else (None, None)
+    lines_model.objects.bulk_update(lines, ["mu", "sigma", "rated"], batch_size=500)
+
+
+class Rating(models.Model):
+    """A player's rating after one of their finished games: the ``number``-th they played, in
+    the order played (a player's chart reads one a month)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveIntegerField()
+    # The game's month in local time, "2025-03": the chart's points are each month's last.
+    month = models.CharField(max_length=7)
+    played = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    won = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "number"], name="one_rating_per_number"),
+            models.UniqueConstraint(fields=["player", "game"], name="one_rating_per_game"),
+        ]
+        indexes = [models.Index(fields=["player", "month", "number"], name="ratings_by_month")]
+
+    def __str__(self) -> str:
+        return f"rating {self.number} of player {self.player_id}"
+
+    @property
+    def point(self) -> RatingPoint:
+        return RatingPoint(self.game_id, self.played, self.mu, self.sigma, self.won)
+
+    @classmethod
+    def monthly(cls, player: Player) -> list[Rating]:
+        """The player's rating at the end of each month they finished a game in (the last one
+        is their rating now): a chart of a bounded number of points, however long the history."""
+        last = (
+            cls.objects.filter(player=player)
+            .values("month")
+            .annotate(last=models.Max("number"))
+            .values("last")
+        )
+        return list(cls.objects.filter(player=player, number__in=last).order_by("number"))
+
+    @classmethod
+    def apply(
+        cls,
+        group_id: int,
+        changes: list[tuple[GameRecord | None, GameRecord | None]],
+        lines: dict[Hashable, PlayerLadder],
+    ) -> None:
+        """Re-rate after games whose winners changed: here if it is the group's last finished
+        game and no re-rating is under way; otherwise by the task, and the group's ratings stay
+        as they were until it has run."""
+        group = Group.objects.only("ratings_asked", "ratings_done").get(pk=group_id)
+        if group.ratings_pending or len(changes) > 1 or cls._later_finished(group_id, changes[0]):
+            Group.ask_for_ratings(group_id)
+            return
+        old, new = changes[0]
+        players = (old or new).seats
+        # The game is the last rated of each of its players: their rating before it is the
+        # point before its own, or their last point if it was not rated.
+        before = {
+            player: lines[player].rated - (old is not None and bool(old.winners))
+            for player in players
+        }
+        wanted = models.Q(pk__in=[])
+        for player, number in before.items():
+            wanted |= models.Q(player_id=player, number=number)
+        current = {point.player_id: point.point for point in cls.objects.filter(wanted)}
+        if old is not None and old.winners:
+            cls.objects.filter(game_id=old.key).delete()
+        after = rate_game(new, current) if new is not None else {}
+        cls.objects.bulk_create(
+            cls(
+                player_id=player,
+                game_id=point.game,
+                number=before[player] + 1,
+                month=periods(_local(point.played))[2],
+                played=point.played,
+                mu=point.mu,
+                sigma=point.sigma,
+                won=point.won,
+            )
+            for player, point in after.items()
+        )
+        for player in players:
+            line, point = lines[player], after.get(player) or current.get(player)
+            line.rated = before[player] + (player in after)
+            line.mu, line.sigma = (point.mu, point.sigma) if point else (None, None)
+
+    @staticmethod
+    def _later_finished(group_id: int, change: tuple) -> bool:
+        """Whether a finished game of the group was played after the changed one (where it was
+        and where it is, if its start moved)."""
+        first = min(
+            (record for record in change if record is not None),
+            key=lambda record: (record.played, record.key),
+        )
+        later = models.Q(played__gt=first.played) | models.Q(
+            played=first.played, game_id__gt=first.key
+        )
+        finished = GameSummary.objects.filter(group_id=group_id).exclude(winners="")
+        return finished.filter(later).exclude(game_id=first.key).exists()
+
+
+class LadderTally(models.Model):
+    """A player's games (or everyone's: no player) in a period, under some rules and decks:
+    how many, their hands, and how often each opponents' total was scored
+    (`companion.ladder`). The history's filters read these instead of the games."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, null=True, on_delete=models.CASCADE, related_name="+")
+    # "" for all time, "2025" for a year, "2025-03" for a month (local time).
+    period = models.CharField(max_length=7, blank=True)
+    rules_json = models.JSONField()
+    rules_key = models.CharField(max_length=64)
+    decks = models.PositiveSmallIntegerField()
+    games = models.PositiveIntegerField()
+    hands = models.PositiveIntegerField()
+    # [[opponents' total, hands], …]
+    totals = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "player", "period", "rules_key", "decks"],
+                condition=models.Q(player__isnull=False),
+                name="one_tally_per_player_period_and_rules",
+            ),
+            models.UniqueConstraint(
+                fields=["group", "period", "rules_key", "decks"],
+                condition=models.Q(player__isnull=True),
+                name="one_tally_of_everyone_per_period_and_rules",
+            ),
+        ]
+        indexes = [models.Index(fields=["group", "period"], name="tallies_by_period")]
+
+    def __str__(self) -> str:
+        return f"tally of {self.player_id or 'everyone'} in {self.period or 'all time'}"
+
+    @property
+    def key(self) -> TallyKey:
+        return TallyKey(
+            self.player_id, self.period, _rules(_canonical(self.rules_json)), self.decks
+        )
+
+    @property
+    def tally(self) -> Tally:
+        return Tally(self.games, self.hands, Counter(dict(map(tuple, self.totals))))
+
+    @classmethod
+    def apply(cls, group_id: int, changes: list[tuple]) -> None:
+        delta = moved(changes, _local)
+        if not delta:
+            return
+        found = cls.objects.filter(
+            group_id=group_id,
+            period__in={key.period for key in delta},
+            rules_key__in={_rules_key(key.rules) for key in delta},
+        )
+        rows = {row.key: row for row in found}
+        changed, made, gone = [], [], []
+        for key, tally in delta.items():
+            row = rows.get(key)
+            if row is None:
+                row = cls(
+                    group_id=group_id,
+                    player_id=key.player,
+                    period=key.period,
+                    rules_json=key.rules.to_json(),
+                    rules_key=_rules_key(key.rules),
+                    decks=key.decks,
+                    games=0,
+                    hands=0,
+                )
+                made.append(row)
+            else:
+                changed.append(row)
+            summed = row.tally
+            summed.add(tally)
+            row.games, row.hands = summed.games, summed.hands
+            row.totals = sorted(summed.totals.items())
+            if not summed.games:
+                gone.append(row)
+        cls.objects.filter(pk__in=[row.pk for row in gone if row.pk]).delete()
+        cls.objects.bulk_create([row for row in made if row not in gone])
+        cls.objects.bulk_update(
+            [row for row in changed if row not in gone], ["games", "hands", "totals"]
+        )
+
+    @classmethod
+    def read(cls, group: Group, player: int | None, periods: list[str]) -> list[tuple]:
+        """The games, hands and opponents' totals of ``player`` (everyone: None) over
+        ``periods``, per rules and decks, the most played first: a few rows, whatever the
+        group's age."""
+        summed: dict[tuple[scoring.Rules, int], Tally] = {}
+        for row in cls.objects.filter(group=group, player=player, period__in=periods):
+            key = row.key
+            summed.setdefault((key.rules, key.decks), Tally()).add(row.tally)
+        return sorted(
+            ((rules, decks, tally) for (rules, decks), tally in summed.items()),
+            key=lambda item: (-item[2].hands, -item[2].games),
+        )
+
+    @classmethod
+    def games_of(cls, group: Group) -> int:
+        """How many games the group has played (one row a rules and decks)."""
+        found = cls.objects.filter(group=group, player=None, period=ALL_TIME)
+        return found.aggregate(games=models.Sum("games"))["games"] or 0
+
+    @classmethod
+    def years(cls, group: Group) -> list[int]:
+        """The years the group played in, the latest first."""
+        found = cls.objects.filter(group=group, player=None, period__regex=r"^\d{4}$")
+        return sorted({int(period) for period in found.values_list("period", flat=True)})[::-1]
+
+
+def _canonical(rules_json: dict) -> str:
+    return json.dumps(rules_json, sort_keys=True)
+
+
+def rebuild_ladder(group_id: int, apps=global_apps) -> None:
+    """Count the group's whole ladder afresh from its games' summaries and write it: after an
+    import or a generated history, and by the migration that made the rows (``apps``: its
+    models). Games without a summary count as games without hands."""
+    model = functools.partial(apps.get_model, "companion")
+    summaries, seats = model("GameSummary").objects, model("Seat").objects
+    games = model("Game").objects.filter(group_id=group_id)
+    summaries.bulk_create(
+        model("GameSummary")(
+            game_id=pk, group_id=group_id, played=created, version=version, hands=[], winners=""
+        )
+        for pk, created, version in games.filter(summary=None).values_list(
+            "pk", "created", "version"
+        )
+    )
+    records = _stored_records(
+        summaries, seats, summaries.filter(group_id=group_id).order_by("played", "game_id")
+    )
+    ordered = list(records.values())
+    statistics = every_player_stats(ordered)
+    tallies = whole(ordered, _local)
+    lines_model, tallies_model = model("PlayerLadder"), model("LadderTally")
+    with transaction.atomic():
+        # Written first: it holds the group's ladder (and SQLite's lock) until it is whole.
+        model("Group").objects.filter(pk=group_id).update(
+            version=models.F("version") + 1, ratings_done=models.F("ratings_asked")
+        )
+        lines_model.objects.filter(group_id=group_id).delete()
+        lines_model.objects.bulk_create(
+            (
+                lines_model(player_id=player, group_id=group_id, stats=stats.to_json())
+                for player, stats in statistics.items()
+            ),
+            batch_size=500,
+        )
+        tallies_model.objects.filter(group_id=group_id).delete()
+        tallies_model.objects.bulk_create(
+            (
+                tallies_model(
+                    group_id=group_id,
+                    player_id=key.player,
+                    period=key.period,
+                    rules_json=key.rules.to_json(),
+                    rules_key=_rules_key(key.rules),
+                    decks=key.decks,
+                    games=tally.games,
+                    hands=tally.hands,
+                    totals=sorted(tally.totals.items()),
+                )
+                for key, tally in tallies.items()
+            ),
+            batch_size=500,
+        )
+        _write_ratings(lines_model, model("Rating"), group_id, replay_ratings(ordered))
 
 
 HAND_RESULT_FIELDS = (

@@ -35,8 +35,7 @@ MODEL = PlackettLuce()
 
 
 class RatingPoint(NamedTuple):
-    """A player's rating after one game: ``won`` says whether they won it. (A tuple: a long
-    ladder's thousands of points are pickled into the cache and out again on every page.)"""
+    """A player's rating after one game: ``won`` says whether they won it."""
 
     game: Hashable
     played: datetime | None
@@ -76,30 +75,39 @@ def replay_ratings(
         while points and points[-1].game in gone:
             points.pop()
     history = {player: points for player, points in history.items() if points}
-    ratings = {
-        player: MODEL.rating(mu=points[-1].mu, sigma=points[-1].sigma)
-        for player, points in history.items()
-    }
+    current = {player: points[-1] for player, points in history.items()}
     for record in records:
-        if not record.winners:
-            continue
-        seats = record.seats
-        teams = record.teams or (
-            record.winners,
-            tuple(seat for seat in range(len(seats)) if seat not in record.winners),
-        )
-        won = [team[0] in record.winners for team in teams]
-        rated = MODEL.rate(
-            [[ratings.get(seats[seat]) or MODEL.rating() for seat in team] for team in teams],
-            ranks=[0 if winner else 1 for winner in won],
-        )
-        for team, winner, new in zip(teams, won, rated, strict=True):
-            for seat, rating in zip(team, new, strict=True):
-                ratings[seats[seat]] = rating
-                history.setdefault(seats[seat], []).append(
-                    RatingPoint(record.key, record.played, rating.mu, rating.sigma, winner)
-                )
+        for player, point in rate_game(record, current).items():
+            current[player] = point
+            history.setdefault(player, []).append(point)
     return history
+
+
+def rate_game(record: Rated, current: dict[Hashable, RatingPoint]) -> dict[Hashable, RatingPoint]:
+    """Each player's rating after ``record``, from their ``current`` ratings (a newcomer's is
+    the model's default); none for a game not finished."""
+    if not record.winners:
+        return {}
+    seats = record.seats
+    teams = record.teams or (
+        record.winners,
+        tuple(seat for seat in range(len(seats)) if seat not in record.winners),
+    )
+    won = [team[0] in record.winners for team in teams]
+
+    def rating(player: Hashable):
+        point = current.get(player)
+        return MODEL.rating() if point is None else MODEL.rating(mu=point.mu, sigma=point.sigma)
+
+    rated = MODEL.rate(
+        [[rating(seats[seat]) for seat in team] for team in teams],
+        ranks=[0 if winner else 1 for winner in won],
+    )
+    return {
+        seats[seat]: RatingPoint(record.key, record.played, new.mu, new.sigma, winner)
+        for team, winner, news in zip(teams, won, rated, strict=True)
+        for seat, new in zip(team, news, strict=True)
+    }
 
 
 def leaderboard(history: dict[Hashable, list[RatingPoint]]) -> list[tuple[Hashable, RatingPoint]]:

@@ -278,6 +278,9 @@ class Tally:
     def rate(self) -> float | None:
         return self.hits / self.count if self.count else None
 
+    def as_tuple(self) -> tuple[int, int, int]:
+        return (self.count, self.hits, self.points)
+
     @property
     def average(self) -> float | None:
         """The points per counted hand."""
@@ -369,6 +372,40 @@ class PlayerStats(Generic[P]):
     def toughest_opponent(self) -> Matchup[P] | None:
         """The opponent this player beats least often; more games against break a tie."""
         return min(self.opponents, key=lambda m: (m.rate, -m.games), default=None)
+
+    def to_json(self) -> dict:
+        """The statistics as plain JSON (the player themself left out: the reader knows them);
+        :meth:`from_json` reads them back.
+
+        >>> from scoring.rules import get_rules
+        >>> won = GameRecord(1, get_rules("standard"), (7, 8, 9, 10), ((0, 2), (1, 3)),
+        ...                  (Rank.TWO,) * 4, (), (0, 2))
+        >>> stats = player_stats([won], 7)
+        >>> PlayerStats.from_json(7, stats.to_json()) == stats
+        True
+        """
+        return {
+            **{name: getattr(self, name) for name in _NUMBERS},
+            **{name: list(getattr(self, name).as_tuple()) for name in _TALLIES},
+            "by_level": [[rank.symbol, tally.count, tally.hits] for rank, tally in self.by_level],
+            "partners": [[m.player, m.games, m.wins] for m in self.partners],
+            "opponents": [[m.player, m.games, m.wins] for m in self.opponents],
+            "totals": sorted(self.totals.items()),
+        }
+
+    @classmethod
+    def from_json(cls, player: P, data: dict) -> PlayerStats[P]:
+        return cls(
+            player,
+            **{name: data[name] for name in _NUMBERS},
+            **{name: Tally(*data[name]) for name in _TALLIES},
+            by_level=tuple(
+                (_RANKS[symbol], Tally(count, hits)) for symbol, count, hits in data["by_level"]
+            ),
+            partners=tuple(Matchup(*matchup) for matchup in data["partners"]),
+            opponents=tuple(Matchup(*matchup) for matchup in data["opponents"]),
+            totals=Counter(dict(map(tuple, data["totals"]))),
+        )
 
     @classmethod
     def sum(

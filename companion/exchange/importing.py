@@ -28,6 +28,7 @@ from companion.models import (
     Player,
     ScoringTable,
     Seat,
+    rebuild_ladder,
 )
 
 GAMES_PER_TRANSACTION = 10
@@ -85,6 +86,8 @@ def import_group(
             _make_way()
             with transaction.atomic():
                 _games(group, export.games[start : start + GAMES_PER_TRANSACTION], players, found)
+        # The ladder is counted once, whole, before anyone can see the group.
+        rebuild_ladder(group.pk)
         with transaction.atomic():
             now = timezone.now()
             joined = export.joined
@@ -174,7 +177,7 @@ def _games(group: Group, entries: list[GameEntry], players: dict, found: dict) -
         for game, entry in pairs
         for dispute in entry.disputes
     )
-    GameSummary.bring_up_to_date(games, [entry.scored for entry in entries])
+    GameSummary.bring_up_to_date(games, [entry.scored for entry in entries], ladder=False)
 
 
 def _restamp(rows: list[Hand] | list[ScoringTable], times: list[datetime]) -> None:

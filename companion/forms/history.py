@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import MAXYEAR, timedelta
+from datetime import MAXYEAR, datetime
+from typing import NamedTuple
 
 from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.choices import GroupRulesField
+from companion.ladder import months
 from companion.models import Group, Player
 from scoring import Table, TableError
 
 
+class Period(NamedTuple):
+    """The games started from ``start`` up to ``end`` (None: up to now), and the periods of the
+    ladder's tallies they make up (`companion.ladder.periods`)."""
+
+    start: datetime
+    end: datetime | None
+    tallies: list[str]
+
+
 class HistoryFilterForm(forms.Form):
     """The ladder history's filters: ``player`` cleans to a player's id (or None for everyone),
-    ``period`` to the (start, end) datetimes a game must start within (or None for all time)."""
+    ``period`` to a :class:`Period` (or None for all time). The last 12 months are this month
+    and the eleven before it, as the ladder counts by the month."""
 
     player = forms.TypedChoiceField(label=_("Player"), coerce=int, empty_value=None, required=False)
     period = forms.ChoiceField(label=_("Period"), required=False)
@@ -33,18 +45,18 @@ class HistoryFilterForm(forms.Form):
             *((str(year), str(year)) for year in years),
         ]
 
-    def clean_period(self):
+    def clean_period(self) -> Period | None:
         period = self.cleaned_data["period"]
         if not period:
             return None
+        month = self.now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
         if period == "12m":
-            return (self.now - timedelta(days=365), self.now)
-        start = self.now.replace(
-            year=int(period), month=1, day=1, hour=0, minute=0, second=0, microsecond=0
-        )
-        if start.year == MAXYEAR:  # no year follows it: the period ends with the calendar
-            return (start, start.replace(month=12, day=31, hour=23, minute=59, second=59))
-        return (start, start.replace(year=start.year + 1))
+            first = month.year * 12 + month.month - 1 - 11  # eleven months before this one
+            start = month.replace(year=first // 12, month=first % 12 + 1)
+            return Period(start, None, months(start, self.now))
+        start = month.replace(year=int(period), month=1)
+        end = start.replace(year=start.year + 1) if start.year < MAXYEAR else None
+        return Period(start, end, [period])
 
 
 class ReplayRulesForm(forms.Form):

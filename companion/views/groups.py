@@ -23,7 +23,15 @@ from companion.forms.groups import (
     SignupForm,
 )
 from companion.forms.tables import ScoringTableForm
-from companion.models import Game, GameSummary, Group, LastMember, Membership, ScoringTable
+from companion.models import (
+    Game,
+    GameSummary,
+    Group,
+    LadderTally,
+    LastMember,
+    Membership,
+    ScoringTable,
+)
 from companion.throttling import too_many_signups
 from companion.views import RECENT_GAMES
 from companion.views.confirmations import ask_for_confirmations
@@ -151,18 +159,13 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if request.htmx:
         return render(request, template + "#roster", context)
-    # Each game where it stands, as the ladder history (kept in the cache) has it: no game's
-    # hands are read here.
-    from companion.views.history import game_row  # the history imports this module
+    # Each of the latest games where it stands, from the ladder's summaries: no hand is read.
+    from companion.views.history import rows_of  # the history imports this module
 
-    ladder = GameSummary.ladder(group)
-    by_pk = {player.pk: player for player in roster}
+    latest = GameSummary.newest_first(group).values_list("game_id", flat=True)[:RECENT_GAMES]
     context |= {
-        "games": [
-            game_row(ladder.record(n), by_pk)
-            for n in range(len(ladder.games) - 1, -1, -1)[:RECENT_GAMES]
-        ],
-        "games_count": len(ladder.games),
+        "games": rows_of(list(latest), {player.pk: player for player in roster}),
+        "games_count": LadderTally.games_of(group),
         "tables": group.scoring_tables.all(),
         "memberships": group.membership_set.select_related("user").order_by("joined", "pk"),
         "invite_url": request.build_absolute_uri(reverse("group_join", args=[group.invite_token])),

@@ -14,8 +14,18 @@ from django.utils import timezone
 
 from companion import charts
 from companion.forms.history import HistoryFilterForm, ReplayRulesForm
-from companion.ladder import Ladder, totals
-from companion.models import Game, GameSummary, Group, Player, Seat
+from companion.ladder import ALL_TIME
+from companion.models import (
+    Game,
+    GameSummary,
+    Group,
+    LadderTally,
+    Player,
+    PlayerLadder,
+    Rating,
+    Seat,
+)
+from companion.views import RECENT_GAMES
 from companion.views.groups import member_group
 from companion.views.methods import require_safe
 from scoring.cards import Rank
@@ -56,77 +66,83 @@ def _teams(record: GameRecord) -> Teams:
     return Teams.PAIRS if len(record.teams) > 2 else Teams.PARTNERS
 
 
-def played_in(ladder: Ladder, players: dict[int, Player]) -> list[Player]:
-    """The players of the roster who played in the ladder's games, by name."""
-    return [player for pk, player in players.items() if pk in ladder.standings]
-
-
-def _years(ladder: Ladder) -> list[int]:
-    """The years of the ladder's games, the latest first (the games run oldest first)."""
-    if not ladder.games:
-        return []
-    first = timezone.localtime(ladder.games[0].played).year
-    last = timezone.localtime(ladder.games[-1].played).year
-    return list(range(last, first - 1, -1))
-
-
 def roster(group: Group) -> dict[int, Player]:
     return {player.pk: player for player in group.players.all()}
+
+
+def rows_of(summaries: list[int], players: dict[int, Player]) -> list[dict]:
+    """The games ``summaries`` (their ids, in order) as lines of a list."""
+    records = GameSummary.records_of(summaries)
+    return [game_row(records[pk], players) for pk in summaries]
+
+
+def by_rating(lines: list[PlayerLadder]) -> list[PlayerLadder]:
+    """The rated players' lines, the highest rating first."""
+    return sorted((line for line in lines if line.rated), key=lambda line: -line.rating.ordinal)
 
 
 @require_safe
 @login_required
 def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
-    """Every game of the group with its result; filtered by player and period, the opponents'
-    totals against the rules' bands; the ratings of everyone who has finished a game."""
+    """Every game of the group with its result, a page at a time; filtered by player and
+    period, the opponents' totals against the rules' bands; the ratings of everyone who has
+    finished a game. It reads the ladder's rows, never every game."""
     group = member_group(request, group_id)
-    ladder = GameSummary.ladder(group)
     players = roster(group)
-    years = _years(ladder)
+    lines = PlayerLadder.of(group)
+    played = {line.player_id for line in lines}
     form = HistoryFilterForm(
         request.GET or None,
-        players=played_in(ladder, players),
-        years=years,
+        players=[player for pk, player in players.items() if pk in played],
+        years=LadderTally.years(group),
         now=timezone.localtime(),
     )
-    # The games' places in the ladder: only the page's rows are made into records.
-    chosen = range(len(ladder.games))
+    player = period = None
     if form.is_bound and form.is_valid():
         player, period = form.cleaned_data["player"], form.cleaned_data["period"]
-        if player is not None:
-            chosen = [n for n in chosen if player in ladder.games[n].seats]
-        if period is not None:
-            start, end = period
-            chosen = [n for n in chosen if start <= ladder.games[n].played < end]
-    page = Paginator(chosen[::-1], GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    tallies = LadderTally.read(group, player, period.tallies if period else [ALL_TIME])
+    games = GameSummary.newest_first(group)
+    if player is not None:
+        games = games.filter(game__seats__player=player)
+    if period is not None:
+        games = games.filter(played__gte=period.start)
+        if period.end is not None:
+            games = games.filter(played__lt=period.end)
+    paginator = Paginator(games.values_list("game_id", flat=True), GAMES_PER_PAGE)
+    # The tallies count the games already: no count of the games themselves.
+    paginator.count = sum(tally.games for _rules, _decks, tally in tallies)
+    page = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "group": group,
         "form": form,
         "page": page,
-        "rows": [game_row(ladder.record(n), players) for n in page],
+        "rows": rows_of(list(page), players),
         "query": query.urlencode(),
-        "hands": sum(len(ladder.games[n].hands) for n in chosen),
+        "hands": sum(tally.hands for _rules, _decks, tally in tallies),
         "distributions": [
-            {"rules": rules, "decks": decks, "chart": charts.totals_chart(rules, counted, decks)}
-            for rules, decks, counted in (
-                ladder.opponent_totals
-                if len(chosen) == len(ladder.games)
-                else totals([ladder.games[n] for n in chosen])
-            )
+            {
+                "rules": rules,
+                "decks": decks,
+                "chart": charts.totals_chart(rules, tally.totals, decks),
+            }
+            for rules, decks, tally in tallies
         ],
     }
     template = "companion/group_history.html"
     if request.htmx:
         return render(request, template + "#history-results", context)
     context["ratings"] = [
-        {"player": players[pk], "rating": rating, "standing": ladder.standings[pk]}
-        for pk, rating in ladder.leaderboard
+        {"player": players[line.player_id], "rating": line.rating, "standing": line.statistics}
+        for line in by_rating(lines)
     ]
     context["unrated"] = [
-        player for player in played_in(ladder, players) if player.pk not in ladder.ratings
+        players[line.player_id]
+        for line in sorted(lines, key=lambda line: players[line.player_id].name.lower())
+        if not line.rated
     ]
+    context["ratings_pending"] = group.ratings_pending
     return render(request, template, context)
 
 
@@ -141,20 +157,23 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     if pk not in players:
         raise Http404("no such player in this group")
     person = players[pk]
-    pages = GameSummary.player_pages(group)
-    stats = pages.stats(pk)
-    points = pages.ratings.get(pk, [])
-    board = [player_id for player_id, _rating in pages.leaderboard]
+    lines = {line.player_id: line for line in PlayerLadder.of(group)}
+    line = lines.get(pk)
+    stats = line.statistics if line is not None else PlayerStats(pk)
+    board = [line.player_id for line in by_rating(lines.values())]
+    points = Rating.monthly(person)
+    latest = GameSummary.newest_first(group).filter(game__seats__player=person)
     context = {
         "group": group,
         "person": person,
         "stats": stats,
-        "rating": points[-1] if points else None,
+        "rating": line.rating if line is not None else None,
+        "ratings_pending": group.ratings_pending,
         "place": board.index(pk) + 1 if pk in board else None,
         "rated": len(board),
         "chart": (
             charts.rating_chart(
-                [point.ordinal for point in points],
+                [point.point.ordinal for point in points],
                 [point.won for point in points],
                 [point.played for point in points],
             )
@@ -165,7 +184,7 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
         "worst_partner": _named(stats.worst_partner, players),
         "toughest_opponent": _named(stats.toughest_opponent, players),
         "others": _others(stats, players),
-        "recent": [game_row(record, players) for record in pages.recent(pk)],
+        "recent": rows_of(list(latest.values_list("game_id", flat=True)[:RECENT_GAMES]), players),
     }
     return render(request, "companion/player.html", context)
 

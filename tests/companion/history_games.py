@@ -5,14 +5,27 @@ trump, the points the decks hold, when the game is over)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from companion.models import Game, GameSummary, Group, Hand, Player
+from companion.ladder import whole
+from companion.models import (
+    Game,
+    GameSummary,
+    Group,
+    Hand,
+    LadderTally,
+    Player,
+    PlayerLadder,
+    Rating,
+)
+from companion.ratings import replay_ratings
 from scoring import PRESETS, Bid, Format, LastTrick, Rank, Side, Suit, get_rules
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult
+from scoring.stats import GameRecord, every_player_stats
 from scoring.table import Table, Teams, TrumpRule, default_decks
 
 FOURS = ({"teams": Teams.PARTNERS, "players": 4},)
@@ -173,3 +186,49 @@ def next_hand(game: Game) -> dict:
         "last_trick_format": "single",
         "last_trick_cards": 1,
     }
+
+
+@dataclass(frozen=True)
+class LadderNumbers:
+    """What a group's ladder holds: its games' records in the order played, every player's
+    statistics and ratings, and the history's tallies."""
+
+    records: list[GameRecord]
+    statistics: dict
+    ratings: dict
+    tallies: dict
+
+
+def stored_ladder(group: Group) -> LadderNumbers:
+    """The ladder as its rows hold it."""
+    summaries = GameSummary.objects.filter(group=group).order_by("played", "game_id")
+    ratings: dict = {}
+    for rating in Rating.objects.filter(player__group=group).order_by("player_id", "number"):
+        ratings.setdefault(rating.player_id, []).append(rating.point)
+    lines = PlayerLadder.objects.filter(group=group)
+    for line in lines:
+        points = ratings.get(line.player_id, [])
+        assert line.rated == len(points)
+        assert (line.mu, line.sigma) == (
+            (points[-1].mu, points[-1].sigma) if points else (None,) * 2
+        )
+    return LadderNumbers(
+        list(GameSummary.records_of(summaries).values()),
+        {line.player_id: line.statistics for line in lines},
+        ratings,
+        {row.key: row.tally for row in LadderTally.objects.filter(group=group)},
+    )
+
+
+def replayed_ladder(group: Group) -> LadderNumbers:
+    """The ladder counted afresh from every hand of every game, with no row of it read."""
+    records = [
+        GameRecord.of(game.pk, game.scored(), [player.pk for player in game.players], game.created)
+        for game in Game.objects.filter(group=group).order_by("created", "pk")
+    ]
+    return LadderNumbers(
+        records,
+        every_player_stats(records),
+        replay_ratings(records),
+        whole(records, timezone.localtime),
+    )

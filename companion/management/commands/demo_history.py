@@ -34,6 +34,7 @@ from companion.models import (
     Membership,
     Player,
     ScoringTable,
+    rebuild_ladder,
 )
 from scoring import PRESETS, Format, LastTrick, Rank, Rules, Side, points, rules_from_json
 from scoring.cards import Suit, full_pack
@@ -344,7 +345,8 @@ class Ladder:
         )
         stamps = [{"at": change["at"]} for played in self.games for change in played.changes]
         _restamp(HandChange, changes, stamps)
-        GameSummary.bring_up_to_date(games)
+        GameSummary.bring_up_to_date(games, ladder=False)
+        rebuild_ladder(group.pk)
         return group
 
 
