@@ -106,11 +106,14 @@ class Group(models.Model):
             group.log(GroupChange.Action.CREATED, by=by, after=name)
         return group
 
-    def add_admin(self, user) -> None:
-        """Make ``user`` an admin of the group, joining it if they were not a member (who made
-        or imported the group)."""
+    def add_admin(self, user, *, joined: datetime | None = None) -> None:
+        """Make ``user`` an admin of the group, joining it (``joined``, default now) if they
+        were not a member: who made or imported the group."""
         Membership.objects.update_or_create(
-            group=self, user=user, defaults={"role": Membership.Role.ADMIN}
+            group=self,
+            user=user,
+            defaults={"role": Membership.Role.ADMIN},
+            create_defaults={"role": Membership.Role.ADMIN, "joined": joined or timezone.now()},
         )
 
     def is_admin(self, user) -> bool:
@@ -132,10 +135,20 @@ class Group(models.Model):
         names |= dict(self.players.filter(user__in=ids).values_list("user_id", "name"))
         return names
 
-    def log(self, action: GroupChange.Action, *, by=None, **details) -> GroupChange:
-        """Keep a change to the group's settings, members, roles or links in its log."""
+    def log(self, action: GroupChange.Action, *, by=None, member=None, **details) -> GroupChange:
+        """Keep a change to the group's settings, members, roles or links in its log, naming
+        who made it and whom it was about as the table knew them then."""
         by = by if by is not None and by.is_authenticated else None
-        return GroupChange.objects.create(group=self, action=action, by=by, **details)
+        names = self.names_at_the_table([getattr(by, "pk", None), getattr(member, "pk", None)])
+        return GroupChange.objects.create(
+            group=self,
+            action=action,
+            by=by,
+            by_name=names.get(getattr(by, "pk", None), ""),
+            member=member,
+            member_name=names.get(getattr(member, "pk", None), ""),
+            **details,
+        )
 
     def rename(self, name: str, *, by=None) -> None:
         with transaction.atomic():
@@ -181,11 +194,12 @@ class Group(models.Model):
                 pk=leaving.pk
             ):
                 raise LastAdmin(self)
-            leaving.delete()
-            self.players.filter(user=user).update(user=None)
+            # Logged first, while their player still names them.
             left = by is None or by == user
             action = GroupChange.Action.LEFT if left else GroupChange.Action.REMOVED
             self.log(action, by=user if left else by, member=user)
+            leaving.delete()
+            self.players.filter(user=user).update(user=None)
         return True
 
     def make_admin(self, user, admin: bool = True, *, by=None) -> bool:
@@ -379,7 +393,10 @@ class GroupChange(models.Model):
     )
     player = models.ForeignKey("Player", null=True, on_delete=models.SET_NULL, related_name="+")
     game = models.ForeignKey("Game", null=True, on_delete=models.SET_NULL, related_name="+")
-    # Names as they were: the group's old and new name, a scoring table's, a player's.
+    # Names as they were: who made the change and whom it was about (their player's name, else
+    # their username), the group's old and new name, a scoring table's, a player's.
+    by_name = models.CharField(max_length=150, blank=True)
+    member_name = models.CharField(max_length=150, blank=True)
     before = models.CharField(max_length=80, blank=True)
     after = models.CharField(max_length=80, blank=True)
 
@@ -395,11 +412,10 @@ class GroupChange(models.Model):
     def __str__(self) -> str:
         return f"{self.group}: {self.action}"
 
-    def sentence(self, names: dict[int, str]) -> str:
-        """The change as the log says it, in the reader's language; ``names`` are the accounts'
-        names at the table (their player's, else their own)."""
-        who = names.get(self.by_id) or gettext("Someone")
-        member = names.get(self.member_id) or gettext("someone")
+    def sentence(self) -> str:
+        """The change as the log says it, in the reader's language."""
+        who = self.by_name or gettext("Someone")
+        member = self.member_name or gettext("someone")
         player = self.player.name if self.player is not None else self.after
         Action = GroupAction
         if self.action == Action.NO_LONGER_ADMIN and self.by_id == self.member_id:

@@ -306,14 +306,9 @@ def group_log(request: HttpRequest, pk: int) -> HttpResponse:
     """Every change to the group's settings, members, roles and links: who, when and what,
     newest first, a page at a time."""
     group = member_group(request, pk)
-    changes = group.changes.select_related("by", "member", "player", "game").prefetch_related(
-        "game__seats__player"
-    )
+    changes = group.changes.select_related("player", "game").prefetch_related("game__seats__player")
     page = Paginator(changes, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    names = group.names_at_the_table(
-        {change.by_id for change in page} | {change.member_id for change in page}
-    )
-    rows = [(change, change.sentence(names)) for change in page]
+    rows = [(change, change.sentence()) for change in page]
     return render(request, "companion/group_log.html", {"group": group, "page": page, "rows": rows})
 
 

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from companion.models import Game, Group, Membership, Player
+from companion.models import Game, Group, Player
 from scoring import Rank, Teams, get_rules
 
 DEMO_USER = "demo"
@@ -45,7 +45,7 @@ class Command(BaseCommand):
             DEMO_USER, password=DEMO_PASSWORD
         )
         group = Group.objects.create(name="Demo table")
-        Membership.objects.create(group=group, user=user)
+        group.add_admin(user)
         players = [Player.objects.create(group=group, name=name) for name in ROSTER]
         four = players[:4]
         queen, jack = Rank.QUEEN, Rank.JACK

@@ -31,7 +31,6 @@ from companion.models import (
     Group,
     Hand,
     HandChange,
-    Membership,
     Player,
     ScoringTable,
 )
@@ -295,7 +294,7 @@ class Ladder:
     def save(self, name: str, user: User) -> Group:
         """The group, its roster and its games, with the times they were played."""
         group = Group.objects.create(name=name, created=self.first)
-        Membership.objects.create(group=group, user=user, joined=self.first)
+        group.add_admin(user, joined=self.first)
         players = Player.objects.bulk_create(
             Player(group=group, name=name, user=user if number == 0 else None)
             for number, name in enumerate(self.roster)
