@@ -7,12 +7,15 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.views import PasswordResetView
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRefresh
 
 from companion.display import either, joined
@@ -35,7 +38,7 @@ from companion.models import (
     LastMember,
     ScoringTable,
 )
-from companion.throttling import too_many_signups
+from companion.throttling import minutes_until, reset_refused_until, signup_refused_until
 from companion.views import RECENT_GAMES
 from companion.views.confirmations import ask_for_confirmations
 from companion.views.methods import page_and_form, require_safe
@@ -77,9 +80,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_url or "home")
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and too_many_signups(request):
+    if request.method == "POST" and (until := signup_refused_until(request)):
+        minutes = minutes_until(until)
         form.add_error(
-            None, _("Too many accounts were made from here in the last hour: try again later.")
+            None,
+            ngettext(
+                "Too many accounts were made in the last hour: try again in %(minutes)d minute.",
+                "Too many accounts were made in the last hour: try again in %(minutes)d minutes.",
+                minutes,
+            )
+            % {"minutes": minutes},
         )
         context = {"form": form, "next": next_url}
         return render(request, "registration/signup.html", context, status=429)
@@ -89,6 +99,27 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@page_and_form
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Django's password reset, a few times an hour from one address (each sends a mail)."""
+    if request.method == "POST" and (until := reset_refused_until(request)):
+        form = PasswordResetForm(request.POST)
+        minutes = minutes_until(until)
+        form.add_error(
+            None,
+            ngettext(
+                "Too many password resets were asked for in the last hour: try again in "
+                "%(minutes)d minute.",
+                "Too many password resets were asked for in the last hour: try again in "
+                "%(minutes)d minutes.",
+                minutes,
+            )
+            % {"minutes": minutes},
+        )
+        return render(request, "registration/password_reset_form.html", {"form": form}, status=429)
+    return PasswordResetView.as_view()(request)
 
 
 @page_and_form
