@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections, router, transaction
 from django.utils import timezone
 
-from companion.management.commands.demo import DEMO_PASSWORD, DEMO_USER
+from companion.management.commands.demo import DEMO_USER, LOG_IN
 from companion.models import (
     Game,
     GameSummary,
@@ -173,7 +173,7 @@ class Command(BaseCommand):
             until = date.fromisoformat(until)
         shapes = {Shape.parse(text): 1 for text in table} or (VARIANTS if variants else FOURS)
         user = User.objects.filter(username=DEMO_USER).first() or User.objects.create_user(
-            DEMO_USER, password=DEMO_PASSWORD
+            DEMO_USER
         )
         rng = random.Random(seed)
         made = Ladder(rng, shapes, fixed_trump=FIXED_TRUMP if variants else 0)
@@ -184,7 +184,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{created.name} (group {created.pk}): {created.players.count()} players, "
             f"{len(made.games)} games, {hands} hands; "
-            f"log in as {DEMO_USER!r} with password {DEMO_PASSWORD!r}."
+            f"{LOG_IN}."
         )
 
 
