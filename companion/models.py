@@ -350,29 +350,23 @@ class AccountLanguage(models.Model):
 
 
 class GroupAction(models.TextChoices):
-    """What a change to a group did (its log, GroupChange)."""
+    """What a change to a group did (its log, GroupChange); the log says it in sentences."""
 
-    CREATED = "created", pgettext_lazy("a change to a group", "created")
-    RENAMED = "renamed", pgettext_lazy("a change to a group", "renamed")
-    CONFIRMATIONS_ON = (
-        "confirmations_on",
-        pgettext_lazy("a change to a group", "confirmations asked"),
-    )
-    CONFIRMATIONS_OFF = (
-        "confirmations_off",
-        pgettext_lazy("a change to a group", "confirmations no longer asked"),
-    )
-    TABLE_ADDED = "table_added", pgettext_lazy("a change to a group", "scoring table added")
-    TABLE_CHANGED = "table_changed", pgettext_lazy("a change to a group", "scoring table changed")
-    NEW_INVITE = "new_invite", pgettext_lazy("a change to a group", "new invite link")
-    NEW_SHARE_LINK = "new_share_link", pgettext_lazy("a change to a group", "new share link")
-    JOINED = "joined", pgettext_lazy("a change to a group", "joined")
-    LEFT = "left", pgettext_lazy("a change to a group", "left")
-    REMOVED = "removed", pgettext_lazy("a change to a group", "removed")
-    MADE_ADMIN = "made_admin", pgettext_lazy("a change to a group", "made admin")
-    NO_LONGER_ADMIN = "no_longer_admin", pgettext_lazy("a change to a group", "no longer admin")
-    RETIRED = "retired", pgettext_lazy("a change to a group", "player retired")
-    BROUGHT_BACK = "brought_back", pgettext_lazy("a change to a group", "player brought back")
+    CREATED = "created"
+    RENAMED = "renamed"
+    CONFIRMATIONS_ON = "confirmations_on"
+    CONFIRMATIONS_OFF = "confirmations_off"
+    TABLE_ADDED = "table_added"
+    TABLE_CHANGED = "table_changed"
+    NEW_INVITE = "new_invite"
+    NEW_SHARE_LINK = "new_share_link"
+    JOINED = "joined"
+    LEFT = "left"
+    REMOVED = "removed"
+    MADE_ADMIN = "made_admin"
+    NO_LONGER_ADMIN = "no_longer_admin"
+    RETIRED = "retired"
+    BROUGHT_BACK = "brought_back"
 
 
 class GroupChange(models.Model):
