@@ -6,7 +6,7 @@ cookies are secure and plain HTTP is redirected to HTTPS."""
 from __future__ import annotations
 
 import os
-from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
 
 import bootstrap_wrapper
@@ -59,8 +59,19 @@ if LAN_ADDRESS:
 
 # HTTPS. A TLS-terminating proxy in front says which scheme the browser used; trusting its
 # header lets a browser's POST match its own https:// origin (or CSRF refuses it).
-if env_bool("BEHIND_PROXY", False):
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The proxies (addresses or networks) whose X-Forwarded-For names the client: the one on this
+# machine by default. Anyone else's header is ignored, or a client would choose its own address.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1") if BEHIND_PROXY else []
+for proxy in TRUSTED_PROXIES:
+    try:
+        ip_network(proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES lists addresses or networks (10.0.0.1, 10.0.0.0/24), not {proxy!r}"
+        ) from None
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
@@ -106,6 +117,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # A login brings back the account's language (its cookie, set on the login's response).
     "companion.languages.account_language_cookie",
+    # A login tells its browser it is known for that account (companion/throttling.py).
+    "companion.throttling.known_browser_cookie",
     "companion.limits.body_limit",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -282,28 +295,37 @@ PERMISSIONS_POLICY = {
     )
 }
 
-# Login throttling (django-axes, kept in the database so every app server sees it): after
-# AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is refused,
-# right password or not, for AXES_COOLOFF_MINUTES. The admin's login is the same login.
+# Login throttling (django-axes, kept in the database so every app server sees it; the callables
+# are in companion/throttling.py): after AXES_FAILURE_LIMIT wrong passwords for one username,
+# from any addresses, it is refused, right password or not, for AXES_COOLOFF_MINUTES, doubled for
+# each further round in a day, except on a browser that has logged in as it before; an address
+# whose wrong passwords span more than AXES_ADDRESS_USERNAME_LIMIT usernames in an hour is
+# refused until the hour has fewer. The admin's login is the same login.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "companion.throttling.Handler"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_ADDRESS_USERNAME_LIMIT = int(os.environ.get("AXES_ADDRESS_USERNAME_LIMIT", "20"))
+AXES_COOLOFF_MINUTES = int(os.environ.get("AXES_COOLOFF_MINUTES", "15"))
+AXES_COOLOFF_TIME = "companion.throttling.cool_off"
+# Each attempt expires by its own username's cool-off, not by whoever failed last.
+AXES_USE_ATTEMPT_EXPIRATION = True
+# Every failure with its address: what the growing cool-off and the address limit count.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_PARAMETERS = ["username"]
+# Axes warns when its parameters leave out the address, for sets such as (username, user agent)
+# that a client rotating its user agent escapes. A username's failures here are counted from
+# every address and user agent together, and the address has its own limit (the handler's).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# A refused try does not restart the pause: "try again in 15 minutes" stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_WHITELIST_CALLABLE = "companion.throttling.known_browser"
+AXES_LOCKOUT_CALLABLE = "companion.throttling.lockout"
 AXES_USERNAME_CALLABLE = "companion.throttling.attempted_username"
-if env_bool("BEHIND_PROXY", False):
-
-    def client_address(request) -> str:
-        """The address the proxy saw: the last in X-Forwarded-For, the one it appended (a
-        client can write the others itself)."""
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        return forwarded.rsplit(",", 1)[-1].strip() or request.META.get("REMOTE_ADDR", "")
-
-    AXES_CLIENT_IP_CALLABLE = client_address
+AXES_CLIENT_IP_CALLABLE = "companion.throttling.client_address"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

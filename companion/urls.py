@@ -45,9 +45,11 @@ urlpatterns = [
     path("groups/<int:group_id>/games/<int:pk>/replay/", history.game_replay, name="game_replay"),
     # Accounts, groups, rosters, scoring tables, new games (companion.views.groups)
     path("accounts/signup/", groups.signup, name="signup"),
+    path("accounts/password_reset/", groups.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("groups/new/", groups.group_new, name="group_new"),
     path("groups/<int:pk>/", groups.group, name="group"),
+    path("groups/<int:pk>/log/", groups.group_log, name="group_log"),
     path("groups/<int:pk>/tables/new/", groups.table_new, name="table_new"),
     path("groups/<int:pk>/tables/<int:table_id>/", groups.table_edit, name="table_edit"),
     path("groups/<int:pk>/games/new/", groups.game_new, name="game_new"),

@@ -40,7 +40,13 @@ CSV_COLUMNS = (
     "winner",
     *LEVEL_COLUMNS,
 )
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# What a spreadsheet may run as a formula: the signs, the control characters it skips, and the
+# invisible and full-width look-alikes some spreadsheets fold into them.
+FORMULA_STARTS = (
+    *("=", "+", "-", "@", "\t", "\r", "\n"),
+    *("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"),
+    *("\uff1d", "\uff0b", "\uff0d", "\uff20"),
+)
 
 
 def _games(group: Group, *, history: bool) -> Iterator[Game]:

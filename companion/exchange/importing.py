@@ -24,7 +24,6 @@ from companion.models import (
     Group,
     Hand,
     HandChange,
-    Membership,
     Player,
     ScoringTable,
     Seat,
@@ -91,10 +90,8 @@ def import_group(
         with transaction.atomic():
             now = timezone.now()
             joined = export.joined
-            Membership.objects.bulk_create(
-                Membership(group=group, user=user, joined=joined.get(user.username, now))
-                for user in members
-            )
+            for user in members:
+                group.add_admin(user, joined=joined.get(user.username, now))
     except BaseException as error:  # interrupted too: a part of a group is never left
         if group is not None:
             _remove(group)

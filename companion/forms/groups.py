@@ -127,3 +127,27 @@ class MemberForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Leaving is its own action, which asks a different question first.
         self.fields["member"].queryset = group.members.exclude(pk=user.pk)
+
+
+class RoleForm(forms.Form):
+    """A member of the group (oneself too, stepping down) to make an admin, or no longer one."""
+
+    member = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(),
+        error_messages={
+            "required": _("Choose the member to make an admin, or no longer one."),
+            "invalid_choice": _("That person is not a member of the group."),
+        },
+    )
+    admin = forms.TypedChoiceField(
+        choices=[("yes", "yes"), ("no", "no")],
+        coerce=lambda value: value == "yes",
+        error_messages={
+            "required": _("Say whether the member becomes an admin or no longer is one."),
+            "invalid_choice": _("Say whether the member becomes an admin or no longer is one."),
+        },
+    )
+
+    def __init__(self, *args, group: Group, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = group.members.all()

@@ -11,7 +11,7 @@ def create_cache_table(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("companion", "0014_ladder_rows_required"),
+        ("companion", "0015_group_roles"),
     ]
 
     operations = [

@@ -105,7 +105,7 @@ def ask_for_confirmations(request: HttpRequest, group: Group) -> HttpResponse:
     form.is_valid()  # a checkbox: ticked or not, never invalid
     asked = form.cleaned_data["hands_need_confirmation"]
     if asked != group.hands_need_confirmation:
-        group.ask_for_confirmations(asked)
+        group.ask_for_confirmations(asked, by=request.user)
         if asked:
             said = _(
                 "From now on each hand waits for an opponent's confirmation on their own phone."

@@ -312,7 +312,7 @@ def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     if request.method == "POST" and request.POST.get("action") == "undo":
         return undo_last_hand(request, game)
     if request.method == "POST" and request.POST.get("action") == "new_share_link":
-        game.new_share_link()
+        game.new_share_link(by=request.user)
         messages.success(request, _("Made a new share link: the old one no longer shows the game."))
         return redirect(game)
     return scoreboard(request, game, can_edit=True)

@@ -7,12 +7,18 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.views import PasswordResetView
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django_htmx.http import HttpResponseClientRefresh
 
+from companion.display import either, joined
 from companion.forms.games import SEATS, GameForm
 from companion.forms.groups import (
     GroupForm,
@@ -20,6 +26,7 @@ from companion.forms.groups import (
     PlayerAccountForm,
     PlayerForm,
     RetireForm,
+    RoleForm,
     SignupForm,
 )
 from companion.forms.tables import ScoringTableForm
@@ -28,17 +35,19 @@ from companion.models import (
     GameSummary,
     Group,
     LadderTally,
+    LastAdmin,
     LastMember,
-    Membership,
     ScoringTable,
 )
-from companion.throttling import too_many_signups
+from companion.throttling import minutes_until, reset_refused_until, signup_refused_until
 from companion.views import RECENT_GAMES
 from companion.views.confirmations import ask_for_confirmations
-from companion.views.methods import page_and_form
+from companion.views.methods import page_and_form, require_safe
 from companion.views.previews import previewing
 from scoring import PRESETS, Band, GameError, Side, TableError
 
+# Changes on a page of the group's log: a few years of a weekly group's changes.
+LOG_PAGE_SIZE = 50
 # The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
 PREVIEW_AXIS_END = 220
 
@@ -72,9 +81,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_url or "home")
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and too_many_signups(request):
+    if request.method == "POST" and (until := signup_refused_until(request)):
+        minutes = minutes_until(until)
         form.add_error(
-            None, _("Too many accounts were made from here in the last hour: try again later.")
+            None,
+            ngettext(
+                "Too many accounts were made in the last hour: try again in %(minutes)d minute.",
+                "Too many accounts were made in the last hour: try again in %(minutes)d minutes.",
+                minutes,
+            )
+            % {"minutes": minutes},
         )
         context = {"form": form, "next": next_url}
         return render(request, "registration/signup.html", context, status=429)
@@ -87,32 +103,64 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @page_and_form
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Django's password reset, a few times an hour from one address (each sends a mail)."""
+    if request.method == "POST" and (until := reset_refused_until(request)):
+        form = PasswordResetForm(request.POST)
+        minutes = minutes_until(until)
+        form.add_error(
+            None,
+            ngettext(
+                "Too many password resets were asked for in the last hour: try again in "
+                "%(minutes)d minute.",
+                "Too many password resets were asked for in the last hour: try again in "
+                "%(minutes)d minutes.",
+                minutes,
+            )
+            % {"minutes": minutes},
+        )
+        return render(request, "registration/password_reset_form.html", {"form": form}, status=429)
+    return PasswordResetView.as_view()(request)
+
+
+@page_and_form
 @login_required
 def group_new(request: HttpRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if form.is_valid():
-        group = form.save()
-        Membership.objects.create(group=group, user=request.user)
-        return redirect(group)
+        return redirect(Group.found(form.cleaned_data["name"], by=request.user))
     return render(request, "companion/group_new.html", {"form": form})
+
+
+# What only the group's admins may do on its page: how the group is kept, who is in it, and
+# the link that lets people in. Every member records, plays and adds players.
+ADMIN_ACTIONS = frozenset(
+    ("rename", "confirmations", "new_invite", "remove", "retire", "bring_back", "admin")
+)
 
 
 @page_and_form
 @login_required
 def group(request: HttpRequest, pk: int) -> HttpResponse:
-    """A group: its roster (players are added, retired and brought back here), its games, its
-    scoring tables, its members (``action=remove``, ``action=leave``), the link that invites
-    people in (``action=new_invite`` replaces it), its name (``action=rename``), and whether each
-    hand needs an opponent's confirmation (``action=confirmations``)."""
+    """A group: its roster (players are added here; admins retire and bring them back), its
+    games, its scoring tables, its members (``action=leave``; admins ``action=remove`` and
+    ``action=admin``), the link that invites people in (admins: ``action=new_invite`` replaces
+    it), its name (admins: ``action=rename``), and whether each hand needs an opponent's
+    confirmation (admins: ``action=confirmations``)."""
     group = member_group(request, pk)
+    memberships = list(group.membership_set.select_related("user").order_by("joined", "pk"))
+    admins = [membership for membership in memberships if membership.is_admin]
+    is_admin = any(membership.user_id == request.user.pk for membership in admins)
     action = request.POST.get("action") if request.method == "POST" else None
     form = PlayerForm(group=group)
     rename_form = GroupForm(instance=group, prefix="group")
     retire_form = RetireForm(group=group)
+    if action in ADMIN_ACTIONS and not is_admin:
+        return refuse_non_admin(request, group)
     if action == "rename":
         rename_form = GroupForm(request.POST, instance=group, prefix="group")
         if rename_form.is_valid():
-            rename_form.save()
+            group.rename(rename_form.cleaned_data["name"], by=request.user)
             messages.success(request, _("Renamed the group %(name)s.") % {"name": group})
             return redirect(group)
         group.refresh_from_db(fields=["name"])  # the form wrote the refused name on it
@@ -133,10 +181,12 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(group)
     elif action in ("remove", "leave"):
         return remove_member(request, group, leaving=action == "leave")
+    elif action == "admin":
+        return make_admin(request, group)
     elif action == "confirmations":
         return ask_for_confirmations(request, group)
     elif action == "new_invite":
-        group.new_invite()
+        group.new_invite(by=request.user)
         messages.success(request, _("Made a new invite link: the old one no longer works."))
         return redirect(group)
     elif request.method == "POST":
@@ -156,6 +206,7 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         "retired": [player for player in roster if player.retired],
         "retire_form": retire_form,
         "account_form": PlayerAccountForm(group=group, user=request.user),
+        "is_admin": is_admin,
     }
     if request.htmx:
         return render(request, template + "#roster", context)
@@ -167,11 +218,27 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         "games": rows_of(list(latest), {player.pk: player for player in roster}),
         "games_count": LadderTally.games_of(group),
         "tables": group.scoring_tables.all(),
-        "memberships": group.membership_set.select_related("user").order_by("joined", "pk"),
+        "memberships": memberships,
+        "admins": admins,
+        "admin_names": joined([membership.user.username for membership in admins]),
         "invite_url": request.build_absolute_uri(reverse("group_join", args=[group.invite_token])),
         "rename_form": rename_form,
     }
     return render(request, template, context)
+
+
+def refuse_non_admin(request: HttpRequest, group: Group) -> HttpResponse:
+    """The group page again, saying that only its admins may do that: nothing changed."""
+    admins = group.admin_ids()
+    names = group.names_at_the_table(admins)
+    messages.error(
+        request,
+        _("Only the group's admins can do that: ask %(admins)s.")
+        % {"admins": either([names[pk] for pk in admins])},
+    )
+    if request.htmx:
+        return HttpResponseClientRefresh()  # a fragment would hide the message: reload instead
+    return redirect(group)
 
 
 def retire_player(request: HttpRequest, group: Group, *, back: bool) -> RetireForm:
@@ -184,7 +251,7 @@ def retire_player(request: HttpRequest, group: Group, *, back: bool) -> RetireFo
         # A refused bring-back has no form to show it beside: the roster shows who is back.
         return RetireForm(group=group) if back else form
     player = form.cleaned_data["player"]
-    player.retire(not back)
+    player.retire(not back, by=request.user)
     if not request.htmx:
         if back:
             message = _("%(name)s is back on the roster.")
@@ -196,7 +263,7 @@ def retire_player(request: HttpRequest, group: Group, *, back: bool) -> RetireFo
 
 def remove_member(request: HttpRequest, group: Group, *, leaving: bool) -> HttpResponse:
     """Remove another member, or leave the group: never its last member, who could not come
-    back (nobody could invite them)."""
+    back (nobody could invite them), nor its last admin while others remain."""
     if leaving:
         member = request.user
     else:
@@ -206,11 +273,21 @@ def remove_member(request: HttpRequest, group: Group, *, leaving: bool) -> HttpR
             return redirect(group)
         member = form.cleaned_data["member"]
     try:
-        group.remove_member(member)
+        group.remove_member(member, by=request.user)
     except LastMember:
         messages.error(
             request,
             _("You are the only member of %(group)s: invite someone before you leave it.")
+            % {"group": group},
+        )
+        return redirect(group)
+    except LastAdmin:
+        messages.error(
+            request,
+            _(
+                "You are the only admin of %(group)s: make another member an admin before you "
+                "leave it."
+            )
             % {"group": group},
         )
         return redirect(group)
@@ -224,6 +301,44 @@ def remove_member(request: HttpRequest, group: Group, *, leaving: bool) -> HttpR
     return redirect(group)
 
 
+def make_admin(request: HttpRequest, group: Group) -> HttpResponse:
+    """Make a member an admin (``admin=yes``), or no longer one (``admin=no``): another admin
+    too, or oneself (stepping down), but never the last admin."""
+    form = RoleForm(request.POST, group=group)
+    if not form.is_valid():
+        messages.error(request, next(iter(form.errors.values()))[0])
+        return redirect(group)
+    member, admin = form.cleaned_data["member"], form.cleaned_data["admin"]
+    try:
+        group.make_admin(member, admin, by=request.user)
+    except LastAdmin:
+        messages.error(
+            request,
+            _("You are the only admin: make another member an admin before you step down."),
+        )
+        return redirect(group)
+    if admin:
+        said = _("%(name)s is an admin of %(group)s.")
+    elif member == request.user:
+        said = _("You are no longer an admin of %(group)s.")
+    else:
+        said = _("%(name)s is no longer an admin of %(group)s.")
+    messages.success(request, said % {"name": member, "group": group})
+    return redirect(f"{group.get_absolute_url()}#members")
+
+
+@require_safe
+@login_required
+def group_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every change to the group's settings, members, roles and links: who, when and what,
+    newest first, a page at a time."""
+    group = member_group(request, pk)
+    changes = group.changes.select_related("player", "game").prefetch_related("game__seats__player")
+    page = Paginator(changes, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = [(change, change.sentence()) for change in page]
+    return render(request, "companion/group_log.html", {"group": group, "page": page, "rows": rows})
+
+
 @page_and_form
 @login_required
 def group_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -232,7 +347,7 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
     if group.members.filter(pk=request.user.pk).exists():
         return redirect(group)
     if request.method == "POST":
-        Membership.objects.get_or_create(group=group, user=request.user)
+        group.join(request.user)
         messages.success(request, _("Welcome to %(group)s.") % {"group": group})
         return redirect(group)
     return render(request, "companion/group_join.html", {"group": group})
@@ -241,7 +356,10 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
 @page_and_form
 @login_required
 def table_new(request: HttpRequest, pk: int) -> HttpResponse:
-    return scoring_table_page(request, member_group(request, pk), None)
+    group = member_group(request, pk)
+    if not group.is_admin(request.user):
+        return refuse_non_admin(request, group)
+    return scoring_table_page(request, group, None)
 
 
 @page_and_form
@@ -249,6 +367,8 @@ def table_new(request: HttpRequest, pk: int) -> HttpResponse:
 def table_edit(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     group = member_group(request, pk)
     table = get_object_or_404(ScoringTable, pk=table_id, group=group)
+    if not group.is_admin(request.user):
+        return refuse_non_admin(request, group)
     return scoring_table_page(request, group, table)
 
 
@@ -274,10 +394,7 @@ def scoring_table_page(
                 template += "#table-preview"
         elif form.is_valid():
             rules = form.cleaned_data["rules"]
-            if table is None:
-                table = ScoringTable(group=group)
-            table.rules_json = rules.to_json()
-            table.save()
+            group.keep_table(table, rules, by=request.user)
             messages.success(request, _("Saved the table %(name)s.") % {"name": rules.name})
             return redirect(group)
     else:

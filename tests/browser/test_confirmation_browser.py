@@ -16,14 +16,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def game():
-    """Mei and Lin against Jun and Hao; Mei and Jun have accounts in the group."""
+    """Mei and Lin against Jun and Hao; Mei (its admin) and Jun have accounts in the group."""
     group = Group.objects.create(name="Thursday Tractor")
     players = []
     for name in ("Mei", "Jun", "Lin", "Hao"):
         user = None
         if name in ("Mei", "Jun"):
             user = User.objects.create_user(name.lower(), password="a long table password")
-            Membership.objects.create(group=group, user=user)
+            Membership.objects.create(
+                group=group, user=user, role="admin" if name == "Mei" else "member"
+            )
         players.append(Player.objects.create(group=group, name=name, user=user))
     return Game.start(group, players, get_rules("standard"), by=players[0].user)
 

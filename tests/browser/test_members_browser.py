@@ -38,8 +38,8 @@ def fits(page) -> None:
 @pytest.fixture
 def thursday(db) -> Group:
     group = Group.objects.create(name="Thursday Tractor")
-    for name in ("mei", "jun"):
-        Membership.objects.create(group=group, user=User.objects.create_user(name))
+    for name, role in (("mei", "admin"), ("jun", "member")):
+        Membership.objects.create(group=group, user=User.objects.create_user(name), role=role)
     players = [
         Player.objects.create(group=group, name=name) for name in ("Mei", "Jun", "Lin", "Hao")
     ]

@@ -1,12 +1,12 @@
-"""The cast: Mei keeps score for "Thursday Tractor", where Mei, Jun, Lin and Hao play;
-Zoe has an account but is in no group of theirs."""
+"""The cast: Mei keeps score for "Thursday Tractor" (its admin), where Mei, Jun, Lin and Hao
+play; Zoe has an account but is in no group of theirs."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
 
-from companion.models import Game, Group, Hand, Membership, Player
+from companion.models import Game, Group, Hand, Player
 from scoring import get_rules
 
 PASSWORD = "a long table password"
@@ -22,9 +22,9 @@ def user(db) -> User:
 
 @pytest.fixture
 def group(user) -> Group:
-    """Thursday Tractor, with ``user`` as its one member and an empty roster."""
+    """Thursday Tractor, with ``user`` as its one member (its admin) and an empty roster."""
     group = Group.objects.create(name="Thursday Tractor")
-    Membership.objects.create(group=group, user=user)
+    group.add_admin(user)
     return group
 
 

@@ -224,6 +224,35 @@ def test_a_player_named_as_a_formula_is_written_as_text(member, group, players, 
     assert rows[0]["opponent_points"] == "45"
 
 
+@pytest.mark.parametrize(
+    "start",
+    [
+        "\n",
+        "\u200b",
+        "\u200c",
+        "\u200d",
+        "\u2060",
+        "\ufeff",
+        "\uff1d",
+        "\uff0b",
+        "\uff0d",
+        "\uff20",
+    ],
+)
+def test_a_name_starting_with_a_hidden_or_full_width_sign_is_written_as_text(
+    member, group, players, start_game, user, start
+):
+    players[0].name = f"{start}SUM(A1:A9)"
+    players[0].save()
+    record_a_held_hand(start_game(), user)
+
+    exported = member.get(f"/groups/{group.pk}/export.csv").getvalue().decode()
+    rows = list(csv.DictReader(io.StringIO(exported)))
+
+    assert rows[0]["seat_1"] == f"'{start}SUM(A1:A9)"
+    assert rows[0]["seat_2"] == "Jun"
+
+
 def test_a_file_packed_with_empty_objects_is_refused_before_it_takes_memory():
     text = "[" + ",".join(["{}"] * 2_000_000) + "]"
 

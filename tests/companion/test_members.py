@@ -101,7 +101,7 @@ def test_a_non_member_cannot_make_a_new_share_link(client, outsider, start_game)
 # Members
 
 
-def test_it_lists_the_members_with_a_remove_button_for_the_others(member, group, jun):
+def test_it_lists_the_members_with_a_remove_button_for_the_others(member, client, group, jun):
     page = member.get(f"/groups/{group.pk}/").text
 
     assert "mei (you)" in page
@@ -112,8 +112,9 @@ def test_it_lists_the_members_with_a_remove_button_for_the_others(member, group,
         'data-confirm="Remove jun from Thursday Tractor? They will no longer see its games."'
         in (page)
     )
+    client.force_login(jun)
     assert 'data-confirm="Leave Thursday Tractor? You will need an invite link to come back."' in (
-        page
+        client.get(f"/groups/{group.pk}/").text
     )
 
 
@@ -180,6 +181,7 @@ def test_removing_yourself_is_leaving_and_asks_differently(member, group, user, 
 def test_a_member_leaves_the_group(member, group, user, jun, players):
     players[0].user = user
     players[0].save()
+    group.make_admin(jun, by=user)  # Mei is no longer the only admin
 
     response = member.post(f"/groups/{group.pk}/", {"action": "leave"})
 
@@ -209,7 +211,9 @@ def test_the_last_member_cannot_leave(member, group, user):
 
 
 def test_a_member_who_left_comes_back_by_the_invite_link(member, group, user, jun):
+    group.make_admin(jun, by=user)
     member.post(f"/groups/{group.pk}/", {"action": "leave"})
+    assert not group.members.filter(pk=user.pk).exists()
 
     member.post(f"/join/{group.invite_token}/")
 

@@ -237,9 +237,10 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
         "group_new": ("/groups/new/", ("name",), {"name": "Friday Tractor"}),
         "group": (
             f"/groups/{g}/",
-            ("action", "name", "group-name", "player"),
+            ("action", "name", "group-name", "player", "member", "admin"),
             {"name": "Zhao"},
         ),
+        "group_log": (f"/groups/{g}/log/", ("page",), {}),
         "table_new": (f"/groups/{g}/tables/new/", TABLE_FIELDS, TABLE),
         "table_edit": (f"/groups/{g}/tables/{w.table.pk}/", TABLE_FIELDS, TABLE),
         "game_new": (f"/groups/{g}/games/new/", NEW_GAME_FIELDS, new_game),

@@ -24,14 +24,13 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections, router, transaction
 from django.utils import timezone
 
-from companion.management.commands.demo import DEMO_PASSWORD, DEMO_USER
+from companion.management.commands.demo import DEMO_USER, LOG_IN
 from companion.models import (
     Game,
     GameSummary,
     Group,
     Hand,
     HandChange,
-    Membership,
     Player,
     ScoringTable,
     rebuild_ladder,
@@ -175,7 +174,7 @@ class Command(BaseCommand):
             until = date.fromisoformat(until)
         shapes = {Shape.parse(text): 1 for text in table} or (VARIANTS if variants else FOURS)
         user = User.objects.filter(username=DEMO_USER).first() or User.objects.create_user(
-            DEMO_USER, password=DEMO_PASSWORD
+            DEMO_USER
         )
         rng = random.Random(seed)
         made = Ladder(rng, shapes, fixed_trump=FIXED_TRUMP if variants else 0)
@@ -186,7 +185,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{created.name} (group {created.pk}): {created.players.count()} players, "
             f"{len(made.games)} games, {hands} hands; "
-            f"log in as {DEMO_USER!r} with password {DEMO_PASSWORD!r}."
+            f"{LOG_IN}."
         )
 
 
@@ -296,7 +295,7 @@ class Ladder:
     def save(self, name: str, user: User) -> Group:
         """The group, its roster and its games, with the times they were played."""
         group = Group.objects.create(name=name, created=self.first)
-        Membership.objects.create(group=group, user=user, joined=self.first)
+        group.add_admin(user, joined=self.first)
         players = Player.objects.bulk_create(
             Player(group=group, name=name, user=user if number == 0 else None)
             for number, name in enumerate(self.roster)
