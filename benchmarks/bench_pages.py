@@ -16,13 +16,14 @@ Goals, 2,000 games against 10, in both the CPU and the wall medians: warm pages 
 pages with the cache cleared within 2×, the save within 1.5×. The 500-game ratios are shown.
 
 The groups take a minute or two to build: the built database (a SQLite file, a PostgreSQL dump)
-is kept in ~/.cache/tractor-companion-bench under the digest of the app's code and of this file,
+is kept in ~/.cache/tractor-companion-bench under the digest of the app's code and of `build`,
 and copied for each run. Run from the repository root: ``.venv/bin/python
 benchmarks/bench_pages.py``; exits 1 if any goal is missed (PostgreSQL not starting is one).
 """
 
 from __future__ import annotations
 
+import inspect
 import io
 import os
 import shutil
@@ -97,7 +98,7 @@ def measure(database: str) -> int:
     groups = targets()
     goals = Goals()
     sizes = " ".join(f"{f'{size:,} games':>15}" for size in SIZES)
-    print(f"  {'medians, ms CPU / wall':<29} {sizes}   {SIZES[1]} / {SIZES[0]}", flush=True)
+    print(f"  {'medians, ms CPU / wall':<32} {sizes}   {SIZES[1]} / {SIZES[0]}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "gunicorn.log"
         try:
@@ -120,7 +121,8 @@ def restore(database: str, postgres: bool) -> None:
     """The groups into ``database``: a copy of the kept build, or built now (and kept)."""
     pgbin = newest_postgresql()
     flavour = f"pg{pgbin.parent.name}" if postgres and pgbin else "sqlite"
-    kept = kept_builds() / f"pages-{flavour}-{code_version(Path(__file__))}.db"
+    builder = inspect.getsource(build) + repr((SIZES, HANDS, USERNAME))
+    kept = kept_builds() / f"pages-{flavour}-{code_version(builder)}.db"
     start = time.perf_counter()
     if kept.exists():
         if postgres:
@@ -279,7 +281,7 @@ def report(what: str, times: dict[int, list[tuple[float, float]]], goals: Goals,
     small, middle, large = sorted(SIZES)
     cells = " ".join(f"{cpu[size]:7.1f} /{wall[size]:7.1f}" for size in SIZES)
     ratios = f"{cpu[middle] / cpu[small]:5.2f}× /{wall[middle] / wall[small]:5.2f}×"
-    print(f"  {what:<29} {cells}   {ratios}", flush=True)
+    print(f"  {what:<32} {cells}   {ratios}", flush=True)
     goals.ratio(
         f"{what}: {large:,} / {small} games",
         {"CPU": cpu[large] / cpu[small], "wall": wall[large] / wall[small]},

@@ -148,12 +148,12 @@ def postgresql() -> Iterator[str]:
             subprocess.run([*pg_ctl, "-m", "fast", "stop"], capture_output=True)
 
 
-def code_version(*extra: Path) -> str:
-    """A digest of the app's code (companion/, scoring/) and of ``extra`` files: what a
-    database built by it holds, to keep a slow build between runs."""
-    digest = hashlib.sha256()
-    files = [*ROOT.glob("companion/**/*.py"), *ROOT.glob("scoring/**/*.py"), *extra]
-    for path in sorted(files):
+def code_version(builder: str) -> str:
+    """A digest of the app's code (companion/, scoring/) and of ``builder`` (the benchmark's
+    code that builds the database): what a database built by them holds, to keep a slow build
+    between runs."""
+    digest = hashlib.sha256(builder.encode())
+    for path in sorted([*ROOT.glob("companion/**/*.py"), *ROOT.glob("scoring/**/*.py")]):
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
