@@ -135,7 +135,9 @@ def restore(database: str, postgres: bool) -> None:
         print(f"the groups, as built before: {kept}", flush=True)
         return
     subprocess.run([sys.executable, __file__, database, "--build"], check=True)
-    for old in kept.parent.glob(f"pages-{flavour}-*.db"):
+    # The newest few builds stay: checkouts of different code may take turns.
+    older = sorted(kept.parent.glob(f"pages-{flavour}-*.db"), key=lambda p: p.stat().st_mtime)
+    for old in older[:-2]:
         old.unlink()
     if postgres:
         assert pgbin is not None
