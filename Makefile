@@ -43,8 +43,15 @@ lint: install
 test: lint
 	@$(PY) -m pytest -n auto
 
+# Every benchmark runs and prints every line (benchmarks/served.py starts the production server
+# and a throwaway PostgreSQL for those that need them); the command fails at the end if any goal
+# was missed or a benchmark could not run.
 bench: install
-	@for bench in benchmarks/*.py; do $(PY) $$bench || exit 1; done
+	@missed=""; for bench in benchmarks/bench_*.py; do \
+		echo "== $$bench"; $(PY) $$bench || missed="$$missed $$bench"; echo; \
+	done; \
+	if [ -n "$$missed" ]; then echo "Goals missed in:$$missed"; exit 1; fi; \
+	echo "Every goal met."
 
 # 40 phones on the production server and a throwaway PostgreSQL, on loopback (about 2 minutes).
 load: install

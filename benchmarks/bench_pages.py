@@ -1,89 +1,167 @@
-"""How the history pages and the group's ladder hold up as a group's history grows: groups of
-10, 500 and 2,000 games (`manage.py demo_history --variants`: every shape of table), measured
-side by side in one run, interleaved (10, 500, 2,000, 10, 500, …), so that the ratios compare
-like with like on a shared machine.
+"""Whether a group's pages and saves cost the same at 2,000 games as at 10 (issue 18's goals).
 
-- Pages: the median server time of the history page, a player's page and the group's page, the
-  ladder served from the cache; the ratios to the 10-game group.
-- The ladder: a hit (read from the cache), a miss (nothing kept: every game's summary read), an
-  update after a hand in the newest game and after a change to the oldest (what the change does
-  once it commits: the games that moved read, the ratings replayed from the first of them, the
-  players' statistics adjusted by the moved games, the ladder and the players' pages stored),
-  against a rebuild as the app made it before the cache (every game as a model with its seats
-  and players, every record, every rating); and the size of the kept ladder.
+Groups of 10, 500 and 2,000 games (`manage.py demo_history --variants`: every shape of table),
+each with a game of 30 hands started last (the group's newest), served by the production server
+(benchmarks/served.py: gunicorn, one worker, DEBUG off, compressed answers, loopback), on SQLite
+and on a throwaway PostgreSQL. Per request, the worker's CPU time and the wall time; medians;
+the sizes interleaved (10, 500, 2,000, 10, …) in one run.
 
-Everything runs in a throwaway SQLite database with the database cache, or on PostgreSQL when
-`DATABASE_URL` names one (its tables are made and dropped in a database of their own). Run from
-the repository root: ``.venv/bin/python benchmarks/bench_pages.py``.
+- Recording the 31st hand of the 30-hand game: the hand form's plain POST, as a phone sends it;
+  each try is undone (the game page's undo, not timed) before the next.
+- The ladder history page, the group page and the busiest player's page: warm (each opened once
+  first), then with Django's cache cleared before each request (from this process, the same
+  database's cache table), as after a flush or a restart.
+
+Goals, 2,000 games against 10, in both the CPU and the wall medians: warm pages within 1.5×,
+pages with the cache cleared within 2×, the save within 1.5×. The 500-game ratios are shown.
+
+The groups take a minute or two to build: the built database (a SQLite file, a PostgreSQL dump)
+is kept in ~/.cache/tractor-companion-bench under the digest of the app's code and of `build`,
+and copied for each run. Run from the repository root: ``.venv/bin/python
+benchmarks/bench_pages.py``; exits 1 if any goal is missed (PostgreSQL not starting is one).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import inspect
 import io
 import os
-import pickle
-import statistics
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from served import (
+    Goals,
+    NoPostgreSQL,
+    Phone,
+    code_version,
+    collect_static,
+    kept_builds,
+    median_ms,
+    newest_postgresql,
+    postgresql,
+    production_environment,
+    production_server,
+)
 
-ROUNDS = 9
 SIZES = (10, 500, 2000)
 """The groups' numbers of games."""
+HANDS = 30
+"""The hands of each group's newest game; the save measured is the next one."""
+ROUNDS = {"save": 9, "warm": 9, "cleared": 5}
+GOALS = {"save": 1.5, "warm": 1.5, "cleared": 2.0}
+PAGES = ("history page", "group page", "player page")
+USERNAME, PASSWORD = "demo", "tractor-demo"  # demo_history's account, a member of each group
+HAND = {
+    "trump": "H",
+    "opponent_points": "80",  # the opponents take the deal without climbing: the game goes on
+    "last_trick_winner": "declarers",
+    "last_trick_format": "single",
+}
+"""The hand form's fields as a phone posts them (its declarer, version and key added)."""
 
 
 def main() -> int:
+    if len(sys.argv) > 1:  # one database, in a process of its own: Django reads settings once
+        return measure(sys.argv[1])
+    collect_static()
+    goals = Goals()
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="tractor-bench-") as folder:
+        failed |= in_child(f"sqlite:///{Path(folder) / 'pages.sqlite3'}")
+    try:
+        with postgresql() as database:
+            failed |= in_child(database)
+    except NoPostgreSQL as error:
+        print("\n== PostgreSQL ==")
+        goals.miss("pages and saves on PostgreSQL", f"PostgreSQL could not start: {error}")
+    return failed | goals.status()
+
+
+def in_child(database: str) -> int:
+    return subprocess.run([sys.executable, __file__, database], check=False).returncode
+
+
+def measure(database: str) -> int:
+    environment = production_environment(database)
+    os.environ.update(environment)
+    postgres = not database.startswith("sqlite")
+    print(f"\n== {'PostgreSQL' if postgres else 'SQLite'} ==", flush=True)
+    restore(database, postgres)
+    import django
+
+    django.setup()
+    groups = targets()
+    goals = Goals()
+    sizes = " ".join(f"{f'{size:,} games':>15}" for size in SIZES)
+    print(f"  {'medians, ms CPU / wall':<32} {sizes}   {SIZES[1]} / {SIZES[0]}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
-        # The database and settings must be chosen before Django reads its settings.
-        postgres = os.environ.get("DATABASE_URL", "").startswith("postgres")
-        if not postgres:
-            os.environ["DATABASE_URL"] = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
-        os.environ["DJANGO_SETTINGS_MODULE"] = "companion.settings"
-        os.environ["DEBUG"] = "false"  # as served: no query log, no debug pages
-        os.environ.setdefault("SECRET_KEY", "benchmark-only-not-a-secret")
-        os.environ["ALLOWED_HOSTS"] = "testserver"
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-        from django.test import override_settings
-        from django.test.utils import get_runner
-
-        runner = get_runner(django.conf.settings)(verbosity=0) if postgres else None
-        databases = runner.setup_databases() if runner else None  # a test_… database
+        log = Path(folder) / "gunicorn.log"
         try:
-            # Pages name static files as collected (hashed); the admin's are not needed.
-            with override_settings(STATIC_ROOT=Path(folder) / "static"):
-                call_command(
-                    "collectstatic", interactive=False, verbosity=0, ignore_patterns=["admin"]
-                )
-                return run(postgres)
-        finally:
-            if runner:
-                runner.teardown_databases(databases)
+            with production_server(environment, log) as server:
+                phone = Phone(server)
+                phone.log_in(USERNAME, PASSWORD)
+                saves(phone, groups, goals)
+                pages(phone, groups, goals, cleared=False)
+                pages(phone, groups, goals, cleared=True)
+        except Exception:
+            print("gunicorn's log ends:", *log.read_text().splitlines()[-20:], sep="\n  ")
+            raise
+    return goals.status()
 
 
-def run(postgres: bool) -> int:
+# The groups
+
+
+def restore(database: str, postgres: bool) -> None:
+    """The groups into ``database``: a copy of the kept build, or built now (and kept)."""
+    pgbin = newest_postgresql()
+    flavour = f"pg{pgbin.parent.name}" if postgres and pgbin else "sqlite"
+    builder = inspect.getsource(build) + repr((SIZES, HANDS, USERNAME))
+    kept = kept_builds() / f"pages-{flavour}-{code_version(builder)}.db"
+    start = time.perf_counter()
+    if kept.exists():
+        if postgres:
+            assert pgbin is not None
+            subprocess.run(
+                [pgbin / "pg_restore", "--no-owner", "--dbname", database, kept], check=True
+            )
+        else:
+            shutil.copyfile(kept, database.removeprefix("sqlite:///"))
+        print(f"the groups, as built before: {kept}", flush=True)
+        return
+    subprocess.run([sys.executable, __file__, database, "--build"], check=True)
+    # The newest few builds stay: checkouts of different code may take turns.
+    older = sorted(kept.parent.glob(f"pages-{flavour}-*.db"), key=lambda p: p.stat().st_mtime)
+    for old in older[:-2]:
+        old.unlink()
+    if postgres:
+        assert pgbin is not None
+        subprocess.run([pgbin / "pg_dump", "-Fc", "--file", kept, database], check=True)
+    else:
+        shutil.copyfile(database.removeprefix("sqlite:///"), kept)
+    print(f"built the groups in {time.perf_counter() - start:.0f} s, kept: {kept}", flush=True)
+
+
+def build() -> None:
+    """The groups of `SIZES` games, each with its newest game of `HANDS` hands recorded as the
+    app records them."""
+    import django
+
+    django.setup()
     from django.contrib.auth.models import User
-    from django.core.cache import cache
     from django.core.management import call_command
-    from django.db.models import Count
-    from django.test import Client
-    from django.urls import reverse
 
-    from companion.models import GameSummary, Group, Hand, Seat, _ladder_key
+    from companion.models import Game, Group
+    from scoring import get_rules
 
-    if not postgres:
-        call_command("migrate", verbosity=0)
-        call_command("createcachetable", verbosity=0)
-    groups = {}
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
     for size in SIZES:
-        start = time.perf_counter()
         name = f"{size} games"
         call_command(
             "demo_history",
@@ -94,126 +172,128 @@ def run(postgres: bool) -> int:
             stdout=io.StringIO(),
         )
         group = Group.objects.get(name=name)
-        hands = Hand.objects.filter(game__group=group).count()
-        print(f"built {name} ({hands} hands) in {time.perf_counter() - start:.1f} s")
-        groups[size] = group
-    print(f"on {'PostgreSQL' if postgres else 'SQLite'}, the database cache; {ROUNDS} rounds")
+        user = User.objects.get(username=USERNAME)
+        players = list(group.players.order_by("pk")[:4])
+        game = Game.start(group, players, get_rules("standard"), first_declarer=0, by=user)
+        for _ in range(HANDS):
+            game.refresh_from_db()
+            fields = {
+                "declarer": game.scored().state.next_declarer,
+                "bid": "one",
+                "trump": "H",
+                "kitty_cards": "",
+                "kitty_points": 0,
+                "opponent_points": 80,
+                "last_trick_winner": "declarers",
+                "last_trick_format": "single",
+                "last_trick_cards": 1,
+            }
+            game.record_hand(fields, version=game.version, request_key="", by=user)
 
-    client = Client()
-    client.force_login(User.objects.get(username="demo"))
 
-    def busiest(group: Group) -> int:
+def targets() -> dict[int, dict]:
+    """For each size, the pages' URLs and the newest game."""
+    from django.db.models import Count
+    from django.urls import reverse
+
+    from companion.models import Group, Seat
+
+    found = {}
+    for size in SIZES:
+        group = Group.objects.get(name=f"{size} games")
+        game = group.games.order_by("-created", "-pk").first()
+        assert game is not None and game.hands.count() == HANDS, "not the groups built"
         seats = Seat.objects.filter(game__group=group).values("player")
-        return seats.annotate(games=Count("pk")).order_by("-games", "player")[0]["player"]
-
-    pages = {
-        "history page": {size: reverse("group_history", args=[g.pk]) for size, g in groups.items()},
-        "player page": {
-            size: reverse("player", args=[g.pk, busiest(g)]) for size, g in groups.items()
-        },
-        "group page": {size: reverse("group", args=[g.pk]) for size, g in groups.items()},
-    }
-    for urls in pages.values():
-        for url in urls.values():
-            assert client.get(url, secure=True).status_code == 200, url
-
-    def page(url: str):
-        return lambda: client.get(url, secure=True)
-
-    def fresh(group: Group) -> Group:
-        return Group.objects.get(pk=group.pk)
-
-    def hit(group: Group):
-        return lambda: GameSummary.ladder(fresh(group))
-
-    def miss(group: Group):
-        return lambda: GameSummary._ladder_from(fresh(group), None)
-
-    def update(group: Group, index: int):
-        """The store a change makes once it commits, the game at ``index`` having moved."""
-
-        def store() -> None:
-            group_now = fresh(group)
-            ladder = cache.get(_ladder_key(group_now))
-            games = list(ladder.games)
-            games[index] = games[index]._replace(version=-1)
-            moved = dataclasses.replace(ladder, version=-1, games=tuple(games))
-            cache.set(_ladder_key(group_now), moved, timeout=None)
-            start = time.perf_counter()
-            GameSummary._store_ladder(group.pk)
-            return time.perf_counter() - start
-
-        return store
-
-    def rebuild(group: Group):
-        return lambda: rebuilt(fresh(group))
-
-    for label, each in [
-        *((label, {size: page(url) for size, url in at.items()}) for label, at in pages.items()),
-        ("ladder: hit", {size: hit(g) for size, g in groups.items()}),
-        ("ladder: miss", {size: miss(g) for size, g in groups.items()}),
-        ("rebuild as before", {size: rebuild(g) for size, g in groups.items()}),
-        ("update: newest game", {size: update(g, -1) for size, g in groups.items()}),
-        ("update: oldest game", {size: update(g, 0) for size, g in groups.items()}),
-    ]:
-        report(label, interleaved(each))
-
-    print("\nthe kept ladder, pickled:", end="")
-    for size, group in groups.items():
-        kept = pickle.dumps(cache.get(_ladder_key(fresh(group))), pickle.HIGHEST_PROTOCOL)
-        print(f"  {size} games {len(kept) / 1024:.0f} KB", end="")
-    print()
-    return 0
+        busiest = seats.annotate(games=Count("pk")).order_by("-games", "player")[0]["player"]
+        found[size] = {
+            "game": game,
+            "history page": reverse("group_history", args=[group.pk]),
+            "group page": reverse("group", args=[group.pk]),
+            "player page": reverse("player", args=[group.pk, busiest]),
+        }
+    return found
 
 
-def interleaved(measured: dict) -> dict[int, float]:
-    """The median seconds of each of ``measured``'s calls, called in turn round after round (a
-    call that returns a number has timed itself)."""
-    times: dict[int, list[float]] = {size: [] for size in measured}
-    for _ in range(ROUNDS):
-        for size, call in measured.items():
-            start = time.perf_counter()
-            own = call()
-            elapsed = time.perf_counter() - start
-            times[size].append(own if isinstance(own, float) else elapsed)
-    return {size: statistics.median(values) for size, values in times.items()}
+# The measures
 
 
-def report(label: str, times: dict[int, float]) -> None:
-    smallest = min(times)
-    cells = " ".join(f"{size:>5}: {seconds * 1000:7.1f} ms" for size, seconds in times.items())
-    ratios = " ".join(f"{times[n] / times[smallest]:5.1f}×" for n in times if n != smallest)
-    print(f"{label:<22} {cells}   ratios to {smallest} games: {ratios}")
+def saves(phone: Phone, groups: dict[int, dict], goals: Goals) -> None:
+    """The 31st hand recorded, undone, recorded, …, the sizes in turn."""
+    from companion.models import Game
 
-
-def rebuilt(group):
-    """The ladder as the app rebuilt it before the cache, with every value its pages read: every
-    game with its summary, seats and players as models, every record, then the ratings,
-    standings and opponents' totals."""
-    from companion.models import GameSummary  # noqa: F401 - the models are loaded
-    from companion.ratings import leaderboard, replay_ratings
-    from scoring.stats import GameRecord, opponent_totals, standings
-
-    games = list(
-        group.games.select_related("summary")
-        .prefetch_related("seats__player")
-        .order_by("created", "pk")
+    times: dict[int, list[tuple[float, float]]] = {size: [] for size in SIZES}
+    for _ in range(ROUNDS["save"] + 1):  # the first round warms up, untimed
+        for size in SIZES:
+            game = groups[size]["game"]
+            url = game.get_absolute_url()
+            game = Game.objects.get(pk=game.pk)
+            form = {
+                **HAND,
+                "declarer": str(game.scored().state.next_declarer),
+                "version": str(game.version),
+                "request_key": uuid.uuid4().hex,
+            }
+            saved = phone.post(f"{url}hands/new/", form)
+            if saved.status != 302 or saved.location != url or game.hands.count() != HANDS + 1:
+                raise RuntimeError(f"the hand was not saved: {saved.status} {saved.text[:300]}")
+            times[size].append((saved.cpu, saved.wall))
+            game.refresh_from_db()
+            undone = phone.post(url, {"action": "undo", "version": str(game.version)})
+            if undone.status != 302 or game.hands.count() != HANDS:
+                raise RuntimeError(f"the hand was not undone: {undone.status}")
+            phone.cookies.pop("messages", None)  # "Hand 31 undone.", which the game page shows
+    report(
+        f"record hand {HANDS + 1} of {HANDS} ({ROUNDS['save']})",
+        {size: found[1:] for size, found in times.items()},
+        goals,
+        GOALS["save"],
     )
-    records = [
-        GameRecord.with_hands_json(
-            game.pk,
-            game.setup,
-            [seat.player_id for seat in game.seated],
-            game.summary.hands,
-            game.summary.winners,
-            played=game.created,
+
+
+def pages(phone: Phone, groups: dict[int, dict], goals: Goals, *, cleared: bool) -> None:
+    from django.core.cache import cache
+
+    mode = "cache cleared" if cleared else "warm"
+    times = {page: {size: [] for size in SIZES} for page in PAGES}
+    if not cleared:
+        for page in PAGES:
+            for size in SIZES:
+                phone.get(groups[size][page])
+    for _ in range(ROUNDS["cleared" if cleared else "warm"]):
+        for page in PAGES:
+            for size in SIZES:
+                if cleared:
+                    cache.clear()
+                answer = phone.get(groups[size][page])
+                times[page][size].append((answer.cpu, answer.wall))
+    for page in PAGES:
+        rounds = ROUNDS["cleared" if cleared else "warm"]
+        report(
+            f"{page}, {mode} ({rounds})",
+            times[page],
+            goals,
+            GOALS["cleared" if cleared else "warm"],
         )
-        for game in games
-    ]
-    leaderboard(replay_ratings(records))
-    standings(records)
-    opponent_totals(records)
+
+
+def report(what: str, times: dict[int, list[tuple[float, float]]], goals: Goals, goal: float):
+    """The medians of each size, then the goal: the largest against the smallest."""
+    cpu = {size: median_ms(c for c, _ in found) for size, found in times.items()}
+    wall = {size: median_ms(w for _, w in found) for size, found in times.items()}
+    small, middle, large = sorted(SIZES)
+    cells = " ".join(f"{cpu[size]:7.1f} /{wall[size]:7.1f}" for size in SIZES)
+    ratios = f"{cpu[middle] / cpu[small]:5.2f}× /{wall[middle] / wall[small]:5.2f}×"
+    print(f"  {what:<32} {cells}   {ratios}", flush=True)
+    goals.ratio(
+        f"{what}: {large:,} / {small} games",
+        {"CPU": cpu[large] / cpu[small], "wall": wall[large] / wall[small]},
+        goal,
+    )
 
 
 if __name__ == "__main__":
+    if sys.argv[2:] == ["--build"]:
+        os.environ.update(production_environment(sys.argv[1]))
+        build()
+        sys.exit(0)
     sys.exit(main())

@@ -1,5 +1,7 @@
 """How fast the rules engine judges: the median time to judge one 4-player trick, and to replay
-a whole random hand of 25 cards each. Goals: under 1 ms and under 25 ms.
+a whole random hand of 25 cards each. Goals: under 1 ms and under 25 ms; exits 1 if one is
+missed. The times are this process's CPU time, not the wall clock: the machine may be busy
+with other work.
 
 Run from the repository root: ``.venv/bin/python benchmarks/bench_scoring.py``.
 """
@@ -19,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "scoring"))
 
 from random_hands import Hand, play_hand  # noqa: E402
+from served import Goals  # noqa: E402
 
 from scoring import Rank, Suit, Trump, get_rules, judge, replay_hand  # noqa: E402
 from scoring.cli import judge_request  # noqa: E402
@@ -29,9 +32,9 @@ GOALS = {"judge a 4-player trick": 1.0, "replay a whole hand": 25.0}
 def median_ms(run: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         run()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times) * 1000
 
 
@@ -86,14 +89,15 @@ def main() -> int:
             for game in games
         ),
     }
-    print(f"{len(tricks)} tricks and {len(games)} hands, 4 players, 2 decks (median times)")
+    print(f"{len(tricks)} tricks and {len(games)} hands, 4 players, 2 decks (median CPU times)")
+    goals = Goals()
     for name, value in results.items():
         goal = GOALS.get(name)
-        verdict = (
-            "" if goal is None else f"  (goal < {goal:g} ms: {'ok' if value < goal else 'MISSED'})"
-        )
-        print(f"{name:<26} {value:8.3f} ms{verdict}")
-    return 0
+        if goal is None:
+            print(f"{name:<52} {value:.3f} ms")
+        else:
+            goals.check(name, f"{value:.3f} ms", f"< {goal:g} ms", value < goal)
+    return goals.status()
 
 
 if __name__ == "__main__":
