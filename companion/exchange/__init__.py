@@ -61,8 +61,8 @@ from companion.exchange.exporting import (
     json_chunks,
 )
 from companion.exchange.importing import Imported, import_group
-from companion.exchange.reading import load
-from companion.exchange.schema import FORMAT, VERSION, GroupExport
+from companion.exchange.reading import GroupExport, counted, load, read
+from companion.exchange.schema import FORMAT, VERSION
 from companion.models import isoformat
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "ExchangeError",
     "GroupExport",
     "Imported",
+    "counted",
     "csv_lines",
     "csv_text",
     "dumps",
@@ -81,4 +82,5 @@ __all__ = [
     "isoformat",
     "json_chunks",
     "load",
+    "read",
 ]
