@@ -41,6 +41,8 @@ MOST_KEYS = 1000  # keys of one object: a hand has 22
 MOST_TEXT = 100_000  # characters of one text: a flag's note has 200
 MOST_GAME_VALUES = 500_000  # keys, numbers, texts, lists and objects of one game
 MOST_HEAD_VALUES = 500_000  # the same of everything but the games
+# ijson reads this much at a time: yajl reads a text cut by a read again from its start.
+BUFFER = 4 * 2**20
 SHOWN_VALUES = 1000  # of a file that is no object, enough to quote its start
 # Beyond this size, a file that is not JSON is named by ijson's words; within it, by the words of
 # pydantic's reader, which builds what it reads before it stops.
@@ -50,11 +52,9 @@ JITER_BYTES = 2**20
 NOT_A_NUMBER = re.compile(rb'"(?:[^"\\]|\\.)*"|(NaN|-?Infinity)', re.DOTALL)
 SPELLED = {b"NaN": b"0e1234567", b"Infinity": b"1e1234567", b"-Infinity": b"-1e1234567"}
 NAN = Decimal("0e1234567")
-# A \uD800 to \uDFFF escape that is not half of a pair: ijson would read it as "?".
-SURROGATE = re.compile(
-    rb"(\\+)u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
-    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(\\+)u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
+# A \uD800 to \uDFFF escape, which ijson would read as "?" where it is not half of a pair.
+SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+HIGH, LOW = range(0xD800, 0xDC00), range(0xDC00, 0xE000)
 
 
 class Envelope(BaseModel):
@@ -96,7 +96,7 @@ class GroupExport:
     def games(self) -> Iterator[GameEntry]:
         """Each game, read and checked; the file's usernames and hands counted on the way."""
         self.hand_count = 0
-        source = ijson.items(BytesIO(self.data), "games.item", use_float=False)
+        source = ijson.items(BytesIO(self.data), "games.item", buf_size=BUFFER, use_float=False)
         for number, game in enumerate(source):
             game = _numbers(game)
             if self.version == OLD_VERSION:
@@ -205,79 +205,96 @@ def _check_text(data: bytes) -> None:
             )
             % {"containers": containers, "bytes": len(data)}
         )
+    paired = -1  # where the low half of the last pair starts
     for found in SURROGATE.finditer(data):
-        slashes = found[1] or found[2]
-        if len(slashes) % 2:
-            escape = found[0][len(slashes) - 1 :].decode()
-            # Translators: %(escape)s is what the file holds, quoted.
-            raise ExchangeError(
-                _("The file holds %(escape)s, which is not a character.")
-                % {"escape": repr(chr(int(escape[2:], 16)))}
-            )
+        start = found.start()
+        before = data[max(0, start - 64) : start]
+        if (len(before) - len(before.rstrip(b"\\"))) % 2:
+            continue  # an escaped backslash, then text
+        code = int(found[0][2:], 16)
+        follows = SURROGATE.match(data, found.end())
+        if code in HIGH and follows and int(follows[0][2:], 16) in LOW:
+            paired = found.end()
+            continue
+        if code in LOW and start == paired:
+            continue
+        # Translators: %(escape)s is what the file holds, quoted.
+        raise ExchangeError(
+            _("The file holds %(escape)s, which is not a character.") % {"escape": repr(chr(code))}
+        )
 
 
 def _shape(data: bytes) -> tuple[object, array]:
     """Walk the file once, building only its head, and refuse a shape no export has before
     anything large is built: the document without its games (``games`` an empty list, if it
-    is a list), and the number of values in each game."""
+    is a list), and the number of values in each game. (The games' events, most of the file's,
+    take the loop's first branch: it is kept short.)"""
     sizes = array("Q")
     depth = 0
-    keys: list[int] = []  # keys of each object open, outermost first
+    keys = [0] * (MOST_DEPTH + 2)  # keys of the object open at each depth
     top = ijson.ObjectBuilder()
     key = None  # the outermost object's key being read
     in_games = False
+    game = 0  # values of the game being read
     built = 0
     for event, value in _events(data):
-        start, end = event in ("start_map", "start_array"), event in ("end_map", "end_array")
-        if end:
-            depth -= 1
-        level = depth  # where the event stands: 0 is the file's value itself
-        if start:
-            depth += 1
-            if depth > MOST_DEPTH:
-                raise ExchangeError(_("The file is not a group export: it is nested too deeply."))
-        if event == "start_map":
-            keys.append(0)
-        elif event == "end_map":
-            keys.pop()
-        elif event == "map_key":
-            keys[-1] += 1
-            if keys[-1] > MOST_KEYS:
+        if in_games and depth > 2:
+            game += 1
+            if event == "map_key":
+                keys[depth] += 1
+                if keys[depth] > MOST_KEYS:
+                    raise _too_many_keys()
+            elif event == "string":
+                if len(value) > MOST_TEXT:
+                    raise _too_long_text(value)
+            elif event == "start_map" or event == "start_array":
+                depth += 1
+                if depth > MOST_DEPTH:
+                    raise _too_deep()
+                keys[depth] = 0
+            elif event == "end_map" or event == "end_array":
+                depth -= 1
+                game -= 1
+                if depth == 2:
+                    sizes.append(game)
+            if game > MOST_GAME_VALUES:
                 raise ExchangeError(
                     _(
-                        "The file is not a group export: an object in it has more than "
-                        "%(most)s keys, where an export's have a few dozen."
+                        "Game %(number)s holds more than %(most)s values, far more than "
+                        "a game of Tractor."
                     )
-                    % {"most": MOST_KEYS}
+                    % {"number": len(sizes) + 1, "most": MOST_GAME_VALUES}
                 )
-            if level == 1:
+            continue
+        if in_games and depth == 2 and not event.startswith("end"):
+            # A game begins: an object (or, in a file that is wrong, anything else).
+            if event == "start_map" or event == "start_array":
+                depth += 1
+                keys[depth] = 0
+                game = 1
+            else:
+                sizes.append(1)
+            continue
+        if event == "start_map" or event == "start_array":
+            depth += 1
+            if depth > MOST_DEPTH:
+                raise _too_deep()
+            keys[depth] = 0
+            if depth == 2 and key == "games" and event == "start_array":
+                in_games = True
+        elif event == "end_map" or event == "end_array":
+            depth -= 1
+            in_games = False
+        elif event == "map_key":
+            keys[depth] += 1
+            if keys[depth] > MOST_KEYS:
+                raise _too_many_keys()
+            if depth == 1:
                 key = value
         elif event == "string" and len(value) > MOST_TEXT:
-            raise ExchangeError(
-                _(
-                    "The file is not a group export: it holds a text of %(count)s characters, "
-                    "where an export's are at most %(most)s."
-                )
-                % {"count": len(value), "most": MOST_TEXT}
-            )
-        if in_games and level >= 2:
-            if level == 2 and not end:
-                sizes.append(0)
-            if not end:
-                sizes[-1] += 1
-                if sizes[-1] > MOST_GAME_VALUES:
-                    raise ExchangeError(
-                        _(
-                            "Game %(number)s holds more than %(most)s values, far more than "
-                            "a game of Tractor."
-                        )
-                        % {"number": len(sizes), "most": MOST_GAME_VALUES}
-                    )
-            continue
-        if level == 1 and key == "games" and event == "start_array":
-            in_games = True
-        elif level == 1 and event == "end_array":
-            in_games = False
+            raise _too_long_text(value)
+        elif event == "number" and isinstance(value, Decimal):
+            value = _number(value)
         top.event(event, value)
         built += 1
         if not isinstance(top.value, dict) and (depth == 0 or built > SHOWN_VALUES):
@@ -296,14 +313,35 @@ def _shape(data: bytes) -> tuple[object, array]:
     return top.value, sizes
 
 
+def _too_deep() -> ExchangeError:
+    return ExchangeError(_("The file is not a group export: it is nested too deeply."))
+
+
+def _too_many_keys() -> ExchangeError:
+    return ExchangeError(
+        _(
+            "The file is not a group export: an object in it has more than %(most)s keys, "
+            "where an export's have a few dozen."
+        )
+        % {"most": MOST_KEYS}
+    )
+
+
+def _too_long_text(text: str) -> ExchangeError:
+    return ExchangeError(
+        _(
+            "The file is not a group export: it holds a text of %(count)s characters, where "
+            "an export's are at most %(most)s."
+        )
+        % {"count": len(text), "most": MOST_TEXT}
+    )
+
+
 def _events(data: bytes) -> Iterator[tuple[str, object]]:
-    """The file's parsing events, its numbers as pydantic's reader gives them (whole numbers as
-    ``int``, the others as ``float``); ExchangeError where it is not JSON."""
+    """The file's parsing events (numbers that are not whole as ``Decimal``: see
+    :func:`_number`); ExchangeError where it is not JSON."""
     try:
-        for event, value in ijson.basic_parse(BytesIO(data), use_float=False):
-            if event == "number" and isinstance(value, Decimal):
-                value = _number(value)
-            yield event, value
+        yield from ijson.basic_parse(BytesIO(data), buf_size=BUFFER, use_float=False)
     except ijson.JSONError as error:
         raise ExchangeError(_not_json(error, data)) from None
     except (SystemError, ValueError) as error:
@@ -324,6 +362,7 @@ def _too_long(error: BaseException | None) -> bool:
 
 
 def _number(value: Decimal) -> float:
+    """A number as pydantic's reader gave it: ``float`` unless whole."""
     return float("nan") if value == NAN and value.as_tuple().exponent == 1234567 else float(value)
 
 
