@@ -60,7 +60,7 @@ from companion.exchange.exporting import (
     hands_csv,
     json_chunks,
 )
-from companion.exchange.importing import Imported, import_group
+from companion.exchange.importing import Imported, import_group, known_accounts
 from companion.exchange.reading import GroupExport, counted, load, read
 from companion.exchange.schema import FORMAT, VERSION
 from companion.models import isoformat
@@ -81,6 +81,7 @@ __all__ = [
     "import_group",
     "isoformat",
     "json_chunks",
+    "known_accounts",
     "load",
     "read",
 ]

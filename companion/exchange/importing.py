@@ -11,6 +11,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connections, models, router, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -56,6 +57,7 @@ def import_group(
     members: Iterable = (),
     accounts: models.QuerySet | None = None,
     progress: Callable[[Group, int], None] | None = None,
+    whole: Callable[[Group], None] | None = None,
 ) -> Imported:
     """Make a new group from an export file whose head is checked, reading and checking its
     games as they are written: whole, or not at all (ExchangeError names the first problem).
@@ -63,7 +65,8 @@ def import_group(
     ``members`` become the group's members (a member named in the file keeps its joining
     time). Usernames in the file link to accounts among ``accounts`` (default: every account);
     the others are left empty and listed in ``Imported.missing``. ``progress(group, games)``
-    is called inside each transaction, with the games written so far (0 as the group is made).
+    is called inside each transaction, with the games written so far (0 as the group is made),
+    and ``whole(group)`` inside the one that makes the group whole and visible.
     """
     name = export.name if name is None else " ".join(name.split())
     longest = Group._meta.get_field("name").max_length
@@ -107,6 +110,8 @@ def import_group(
                 Membership(group=group, user=user, joined=joined.get(user.username, now))
                 for user in members
             )
+            if whole:
+                whole(group)
     except BaseException as error:  # interrupted too: a part of a group is never left
         if group is not None:
             remove(group)
@@ -119,6 +124,13 @@ def import_group(
         raise
     group.refresh_from_db()
     return Imported(group, tuple(sorted(export.usernames - set(found))))
+
+
+def known_accounts(user) -> models.QuerySet:
+    """The accounts an import may link to: the importer's own, and those of the people in the
+    importer's groups. A file cannot credit a hand to a stranger."""
+    shared = Q(tractor_groups__in=Group.objects.filter(members=user))
+    return get_user_model().objects.filter(Q(pk=user.pk) | shared).distinct()
 
 
 def _roster(group: Group, export: ExportHead, found: dict) -> dict[str, Player]:

@@ -165,7 +165,13 @@ def read(data: bytes | str) -> GroupExport:
     _check_text(data)
     if b"NaN" in data or b"Infinity" in data:
         data = NOT_A_NUMBER.sub(lambda found: SPELLED.get(found[1], found[0]), data)
-    document, sizes = _shape(data)
+    try:
+        document, sizes = _shape(data)
+    except (SystemError, ValueError) as error:
+        # ijson's C reader lets Python's refusal of a long number out late, from any frame.
+        if isinstance(error, ExchangeError) or not _too_long(error):
+            raise
+        raise _too_many_digits() from None
     version = _version(document)
     context: dict = {}
     try:
@@ -344,13 +350,13 @@ def _events(data: bytes) -> Iterator[tuple[str, object]]:
         yield from ijson.basic_parse(BytesIO(data), buf_size=BUFFER, use_float=False)
     except ijson.JSONError as error:
         raise ExchangeError(_not_json(error, data)) from None
-    except (SystemError, ValueError) as error:
-        if _too_long(error):
-            raise ExchangeError(
-                _("The file holds a number of more than %(digits)s digits.")
-                % {"digits": sys.get_int_max_str_digits()}
-            ) from None
-        raise
+
+
+def _too_many_digits() -> ExchangeError:
+    return ExchangeError(
+        _("The file holds a number of more than %(digits)s digits.")
+        % {"digits": sys.get_int_max_str_digits()}
+    )
 
 
 def _too_long(error: BaseException | None) -> bool:
@@ -429,9 +435,7 @@ def _unreadable(problem: str, data: bytes) -> str:
     if what == "recursion limit exceeded":
         return _("The file is not a group export: it is nested too deeply.")
     if what == "number out of range":
-        return _("The file holds a number of more than %(digits)s digits.") % {
-            "digits": sys.get_int_max_str_digits()
-        }
+        return str(_too_many_digits())
     # Translators: %(problem)s is the JSON reader's own description, in English.
     return _("The file is not JSON: %(problem)s at line %(line)s, column %(column)s.") % {
         "problem": what,

@@ -1,0 +1,17 @@
+"""Work that must not run in a request, run by the task worker (`manage.py worker`, which runs
+Django's `db_worker` after cleaning up what a killed worker left)."""
+
+from __future__ import annotations
+
+from django_tasks import TaskContext, task
+
+from companion.models import ImportJob
+
+
+@task(takes_context=True)
+def run_import(context: TaskContext, job_id: int) -> None:
+    """Import an uploaded export file as a new group (`ImportJob.run`)."""
+    job = ImportJob.objects.filter(pk=job_id).first()
+    if job is not None:
+        ids = context.task_result.worker_ids
+        job.run(worker=ids[-1] if ids else "")
