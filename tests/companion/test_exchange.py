@@ -1385,7 +1385,9 @@ def _case(problem: str) -> tuple:
 def test_the_import_page_shows_the_problem_and_makes_nothing(
     member, group, problem, change, message
 ):
-    response = member.post("/groups/import/", {"file": _upload(change(document())), "name": ""}, follow=True)
+    response = member.post(
+        "/groups/import/", {"file": _upload(change(document())), "name": ""}, follow=True
+    )
 
     assert response.status_code == 200
     assert _html(message) in response.text
