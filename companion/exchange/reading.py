@@ -41,8 +41,9 @@ MOST_KEYS = 1000  # keys of one object: a hand has 22
 MOST_TEXT = 100_000  # characters of one text: a flag's note has 200
 MOST_GAME_VALUES = 500_000  # keys, numbers, texts, lists and objects of one game
 MOST_HEAD_VALUES = 500_000  # the same of everything but the games
-# ijson reads this much at a time: yajl reads a text cut by a read again from its start.
-BUFFER = 4 * 2**20
+# ijson reads this much at a time and lists its events before giving the first (about 20 MB
+# of them at most); yajl reads a text cut by a read again from its start (a 40 MB text: 2 s).
+BUFFER = 2**20
 SHOWN_VALUES = 1000  # of a file that is no object, enough to quote its start
 # Beyond this size, a file that is not JSON is named by ijson's words; within it, by the words of
 # pydantic's reader, which builds what it reads before it stops.
