@@ -20,6 +20,14 @@ STALE = timedelta(minutes=10)
 long was cut off (its worker killed), and the worker's clean-up takes it away."""
 
 
+def cut_off() -> str:
+    """Why an import that its worker's end cut off made nothing (in the active language)."""
+    return gettext(
+        "The import was cut off (the server stopped) before it was done; nothing of it was "
+        "kept. Import the file again."
+    )
+
+
 class ImportBusy(Exception):
     """The account is importing another file: one import at a time."""
 
@@ -170,6 +178,9 @@ class ImportJob(models.Model):
             except exchange.ExchangeError as error:
                 self._fail(str(error))
                 return
+            except (KeyboardInterrupt, SystemExit):  # the worker stopped (`make serve` ended)
+                self._fail(cut_off())
+                raise
             except BaseException:
                 self._fail(gettext("The import failed on the server; nothing of it was kept."))
                 raise
@@ -214,12 +225,7 @@ class ImportJob(models.Model):
             if job.group is not None:
                 remove(job.group)
             with translation.override(job.language):
-                job._fail(
-                    gettext(
-                        "The import was cut off (the server stopped) before it was done; "
-                        "nothing of it was kept. Import the file again."
-                    )
-                )
+                job._fail(cut_off())
         return len(jobs)
 
     @classmethod

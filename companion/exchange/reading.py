@@ -268,7 +268,7 @@ def _shape(data: bytes) -> tuple[object, array]:
                 raise ExchangeError(
                     _(
                         "Game %(number)s holds more than %(most)s values, far more than "
-                        "a game of Tractor."
+                        "a game ever holds."
                     )
                     % {"number": len(sizes) + 1, "most": MOST_GAME_VALUES}
                 )
@@ -336,9 +336,12 @@ def _too_many_keys() -> ExchangeError:
 
 def _too_long_text(text: str) -> ExchangeError:
     return ExchangeError(
-        _(
+        ngettext(
+            "The file is not a group export: it holds a text of %(count)s character, where "
+            "an export's are at most %(most)s.",
             "The file is not a group export: it holds a text of %(count)s characters, where "
-            "an export's are at most %(most)s."
+            "an export's are at most %(most)s.",
+            len(text),
         )
         % {"count": len(text), "most": MOST_TEXT}
     )

@@ -49,7 +49,7 @@ def _file(data: object) -> SimpleUploadedFile:
             '{"format":"tractor-companion-group","version":3,"games":[{"hands":['
             + ",".join(["1e400"] * 1_500_000)
             + "]}]}",
-            "Game 1 holds more than 500000 values, far more than a game of Tractor.",
+            "Game 1 holds more than 500000 values, far more than a game ever holds.",
         ),
         (
             '{"format":"tractor-companion-group","version":3,"group":{"name":"'
