@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
@@ -167,13 +168,13 @@ class ImportJob(models.Model):
                 ImportJob.objects.filter(pk=self.pk).update(
                     games=export.game_count, beat=timezone.now()
                 )
-                imported = exchange.import_group(
+                exchange.import_group(
                     export,
                     name=self.name or None,
                     members=[self.user],
                     accounts=exchange.known_accounts(self.user) if accounts is None else accounts,
                     progress=self._progress,
-                    whole=self._succeeded,
+                    whole=partial(self._succeeded, export),
                 )
             except exchange.ExchangeError as error:
                 self._fail(str(error))
@@ -184,11 +185,6 @@ class ImportJob(models.Model):
             except BaseException:
                 self._fail(gettext("The import failed on the server; nothing of it was kept."))
                 raise
-        ImportJob.objects.filter(pk=self.pk).update(
-            players=len(export.head.players),
-            hands=export.hand_count,
-            missing=list(imported.missing),
-        )
 
     def _progress(self, group, games: int) -> None:
         """Inside each of the import's transactions: what is written is the job's."""
@@ -196,10 +192,15 @@ class ImportJob(models.Model):
             group=group, games_done=games, beat=timezone.now()
         )
 
-    def _succeeded(self, group) -> None:
+    def _succeeded(self, export, group, missing: tuple[str, ...]) -> None:
         """Inside the transaction that makes the group whole and visible."""
         ImportJob.objects.filter(pk=self.pk).update(
-            state=self.State.SUCCEEDED, group=group, beat=timezone.now()
+            state=self.State.SUCCEEDED,
+            group=group,
+            players=len(export.head.players),
+            hands=export.hand_count,
+            missing=list(missing),
+            beat=timezone.now(),
         )
         ImportChunk.objects.filter(job=self.pk).delete()
 

@@ -57,7 +57,7 @@ def import_group(
     members: Iterable = (),
     accounts: models.QuerySet | None = None,
     progress: Callable[[Group, int], None] | None = None,
-    whole: Callable[[Group], None] | None = None,
+    whole: Callable[[Group, tuple[str, ...]], None] | None = None,
 ) -> Imported:
     """Make a new group from an export file whose head is checked, reading and checking its
     games as they are written: whole, or not at all (ExchangeError names the first problem).
@@ -66,7 +66,7 @@ def import_group(
     time). Usernames in the file link to accounts among ``accounts`` (default: every account);
     the others are left empty and listed in ``Imported.missing``. ``progress(group, games)``
     is called inside each transaction, with the games written so far (0 as the group is made),
-    and ``whole(group)`` inside the one that makes the group whole and visible.
+    and ``whole(group, missing)`` inside the one that makes the group whole and visible.
     """
     name = export.name if name is None else " ".join(name.split())
     longest = Group._meta.get_field("name").max_length
@@ -102,6 +102,7 @@ def import_group(
                 if progress:
                     progress(group, done)
             del batch
+        missing = tuple(sorted(export.usernames - set(found)))
         # Here the group becomes whole and visible: until its members join, nobody can open it.
         with transaction.atomic():
             now = timezone.now()
@@ -111,7 +112,7 @@ def import_group(
                 for user in members
             )
             if whole:
-                whole(group)
+                whole(group, missing)
     except BaseException as error:  # interrupted too: a part of a group is never left
         if group is not None:
             remove(group)
@@ -123,7 +124,7 @@ def import_group(
             ) from error
         raise
     group.refresh_from_db()
-    return Imported(group, tuple(sorted(export.usernames - set(found))))
+    return Imported(group, missing)
 
 
 def known_accounts(user) -> models.QuerySet:
