@@ -32,10 +32,10 @@ from companion.models import (
     Seat,
 )
 
-GAMES_PER_TRANSACTION = 10
-"""About a tenth of a second of writing on SQLite, half a second on a busy machine
-(`benchmarks/bench_exchange.py`: 25 games made a hand save wait 2.1 s there); another writer
-waits for one such transaction at most."""
+GAMES_PER_TRANSACTION = 5
+"""About a twentieth of a second of writing on SQLite, a quarter on a busy machine
+(`benchmarks/bench_exchange.py`: 25 games made a hand save wait 2.1 s there, and 10 games 1.46 s
+on a machine shared with other work); another writer waits for one such transaction at most."""
 SQLITE_TURN = 0.15
 """Seconds between two transactions on SQLite, whose waiting writers look again only every
 100 ms: without the pause the import takes the database back before they look."""
