@@ -53,6 +53,7 @@ JITER_BYTES = 2**20
 NOT_A_NUMBER = re.compile(rb'"(?:[^"\\]|\\.)*"|(NaN|-?Infinity)', re.DOTALL)
 SPELLED = {b"NaN": b"0e1234567", b"Infinity": b"1e1234567", b"-Infinity": b"-1e1234567"}
 NAN = Decimal("0e1234567")
+LONG_NUMBER = re.compile(rb"\d{%d,}" % ((sys.get_int_max_str_digits() or 4300) + 1))
 # A \uD800 to \uDFFF escape, which ijson would read as "?" where it is not half of a pair.
 SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 HIGH, LOW = range(0xD800, 0xDC00), range(0xDC00, 0xE000)
@@ -212,6 +213,10 @@ def _check_text(data: bytes) -> None:
             )
             % {"containers": containers, "bytes": len(data)}
         )
+    # Python refuses to read a whole number this long, and ijson's C reader, asked to, may crash
+    # the process: such a number is refused before ijson sees it.
+    if LONG_NUMBER.search(data):
+        raise _too_many_digits()
     paired = -1  # where the low half of the last pair starts
     for found in SURROGATE.finditer(data):
         start = found.start()
