@@ -22,18 +22,22 @@ $(INSTALLED): pyproject.toml
 	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $@
 
+# The task worker (`manage.py worker`: imports) runs beside the app and stops with it. Asked
+# twice, it stops an import under way too, taking away what the import made.
+WITH_WORKER = $(PY) manage.py worker --verbosity 0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; sleep 1; kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+	trap 'exit 130' INT TERM;
+
 run: export DEBUG = true
 run: install
 	@$(PY) manage.py migrate --verbosity 0
-	@$(PY) manage.py createcachetable --verbosity 0
 	@$(PY) manage.py demo
-	$(PY) manage.py runlan $(HOST)
+	@$(WITH_WORKER) $(PY) manage.py runlan $(HOST)
 
 serve: install
 	@$(PY) manage.py migrate --verbosity 0
-	@$(PY) manage.py createcachetable --verbosity 0
 	@$(PY) manage.py collectstatic --no-input --verbosity 0
-	exec $(VENV)/bin/gunicorn companion.wsgi --workers $(WORKERS) --bind $(BIND) --access-logfile -
+	@$(WITH_WORKER) $(VENV)/bin/gunicorn companion.wsgi --workers $(WORKERS) --bind $(BIND) --access-logfile -
 
 lint: install
 	@$(VENV)/bin/ruff check --quiet .

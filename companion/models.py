@@ -2027,3 +2027,7 @@ HAND_RESULT_FIELDS = (
     "declarer_cards_taken_back",
     "opponent_cards_taken_back",
 )
+
+
+# Imports as jobs, with the upload they read (a module of their own, models of this app).
+from companion.import_jobs import ImportBusy, ImportChunk, ImportJob  # noqa: E402, F401

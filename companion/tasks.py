@@ -1,13 +1,23 @@
-"""Work that must not run in a request, run by the task worker (`manage.py db_worker`)."""
+"""Work that must not run in a request, run by the task worker (`manage.py worker`, which runs
+Django's `db_worker` after cleaning up what a killed worker left)."""
 
 from __future__ import annotations
 
-from django_tasks import task
+from django_tasks import TaskContext, task
 
-from companion.models import PlayerLadder
+from companion.models import ImportJob, PlayerLadder
 
 
 @task()
 def rerate(group_id: int) -> None:
     """Replay a group's ratings after a change to one of its earlier games."""
     PlayerLadder.rerate(group_id)
+
+
+@task(takes_context=True)
+def run_import(context: TaskContext, job_id: int) -> None:
+    """Import an uploaded export file as a new group (`ImportJob.run`)."""
+    job = ImportJob.objects.filter(pk=job_id).first()
+    if job is not None:
+        ids = context.task_result.worker_ids
+        job.run(worker=ids[-1] if ids else "")

@@ -60,9 +60,9 @@ from companion.exchange.exporting import (
     hands_csv,
     json_chunks,
 )
-from companion.exchange.importing import Imported, import_group
-from companion.exchange.reading import load
-from companion.exchange.schema import FORMAT, VERSION, GroupExport
+from companion.exchange.importing import Imported, import_group, known_accounts
+from companion.exchange.reading import GroupExport, counted, load, read
+from companion.exchange.schema import FORMAT, VERSION
 from companion.models import isoformat
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "ExchangeError",
     "GroupExport",
     "Imported",
+    "counted",
     "csv_lines",
     "csv_text",
     "dumps",
@@ -80,5 +81,7 @@ __all__ = [
     "import_group",
     "isoformat",
     "json_chunks",
+    "known_accounts",
     "load",
+    "read",
 ]

@@ -99,10 +99,11 @@ def said(location: tuple, text: str, values: Mapping[str, object] | None = None)
     return gettext("%(place)s: %(problem)s") % {"place": place, "problem": sentence}
 
 
-def message(error: ValidationError) -> str:
-    """The first problem pydantic found, as a sentence."""
+def message(error: ValidationError, at: tuple = ()) -> str:
+    """The first problem pydantic found, as a sentence; ``at`` is where in the file the part
+    validated is (``("games", 0)``: game 1)."""
     first = error.errors(include_url=False)[0]
-    kind, location, ctx = first["type"], tuple(first["loc"]), first.get("ctx") or {}
+    kind, location, ctx = first["type"], (*at, *first["loc"]), first.get("ctx") or {}
     value = show(first.get("input"))
     if kind == "exchange":
         return said((*location, *ctx["at"]), ctx["text"], ctx["values"])

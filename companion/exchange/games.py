@@ -325,6 +325,17 @@ class GameEntry(Part):
         return self._scored
 
     @property
+    def usernames(self) -> set[str]:
+        """The accounts the game names: who started it, changed and confirmed its hands,
+        saved its precedents."""
+        names = {self.created_by}
+        names.update(change.by for change in self.changes)
+        names.update(name for hand in self.hands for name in hand.accounts.values())
+        names.update(dispute.created_by for dispute in self.disputes)
+        names.discard(None)
+        return names
+
+    @property
     def first_seat(self) -> int | None:
         if self.first_declarer is None:
             return None

@@ -1,22 +1,24 @@
-"""Writing a checked export as a new group, a few dozen games to a transaction so that no other
+"""Writing an export as a new group, a few dozen games to a transaction so that no other
 writer waits long for the database, and invisible until it is whole: the group has no member
 (nobody can open it) until its last games are in, and it is removed if any part fails."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connections, models, router, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from companion.exchange.errors import ExchangeError
 from companion.exchange.games import GameEntry
-from companion.exchange.schema import GroupExport
+from companion.exchange.reading import GroupExport
+from companion.exchange.schema import ExportHead
 from companion.models import (
     Dispute,
     Game,
@@ -30,10 +32,10 @@ from companion.models import (
     rebuild_ladder,
 )
 
-GAMES_PER_TRANSACTION = 10
-"""About a tenth of a second of writing on SQLite, half a second on a busy machine
-(`benchmarks/bench_exchange.py`: 25 games made a hand save wait 2.1 s there); another writer
-waits for one such transaction at most."""
+GAMES_PER_TRANSACTION = 5
+"""About a twentieth of a second of writing on SQLite, a quarter on a busy machine
+(`benchmarks/bench_exchange.py`: 25 games made a hand save wait 2.1 s there, and 10 games 1.46 s
+on a machine shared with other work); another writer waits for one such transaction at most."""
 SQLITE_TURN = 0.15
 """Seconds between two transactions on SQLite, whose waiting writers look again only every
 100 ms: without the pause the import takes the database back before they look."""
@@ -54,12 +56,17 @@ def import_group(
     name: str | None = None,
     members: Iterable = (),
     accounts: models.QuerySet | None = None,
+    progress: Callable[[Group, int], None] | None = None,
+    whole: Callable[[Group, tuple[str, ...]], None] | None = None,
 ) -> Imported:
-    """Make a new group from a checked export, whole or not at all.
+    """Make a new group from an export file whose head is checked, reading and checking its
+    games as they are written: whole, or not at all (ExchangeError names the first problem).
 
     ``members`` become the group's members (a member named in the file keeps its joining
     time). Usernames in the file link to accounts among ``accounts`` (default: every account);
-    the others are left empty and listed in ``Imported.missing``.
+    the others are left empty and listed in ``Imported.missing``. ``progress(group, games)``
+    is called inside each transaction, with the games written so far (0 as the group is made),
+    and ``whole(group, missing)`` inside the one that makes the group whole and visible.
     """
     name = export.name if name is None else " ".join(name.split())
     longest = Group._meta.get_field("name").max_length
@@ -70,31 +77,45 @@ def import_group(
             % {"longest": longest, "name": repr(name)}
         )
     users = get_user_model().objects.all() if accounts is None else accounts
-    found = {user.username: user for user in users.filter(username__in=export.usernames)}
+    head = export.head
+    found = {user.username: user for user in users.filter(username__in=head.usernames)}
     members = list(dict.fromkeys(members))
     group = None
+    done = 0
     try:
         with transaction.atomic():
             group = Group.objects.create(
                 name=name,
-                created=export.created,
-                hands_need_confirmation=export.group.hands_need_confirmation,
+                created=head.created,
+                hands_need_confirmation=head.group.hands_need_confirmation,
             )
-            players = _roster(group, export, found)
-        for start in range(0, len(export.games), GAMES_PER_TRANSACTION):
+            players = _roster(group, head, found)
+            if progress:
+                progress(group, done)
+        for batch in export.batches(GAMES_PER_TRANSACTION):
+            named = set().union(*(entry.usernames for entry in batch)) - found.keys()
+            found.update((user.username, user) for user in users.filter(username__in=named))
             _make_way()
             with transaction.atomic():
-                _games(group, export.games[start : start + GAMES_PER_TRANSACTION], players, found)
+                _games(group, batch, players, found)
+                done += len(batch)
+                if progress:
+                    progress(group, done)
+            del batch
+        missing = tuple(sorted(export.usernames - set(found)))
         # The ladder is counted once, whole, before anyone can see the group.
         rebuild_ladder(group.pk)
+        # Here the group becomes whole and visible: until its members join, nobody can open it.
         with transaction.atomic():
             now = timezone.now()
-            joined = export.joined
+            joined = head.joined
             for user in members:
                 group.add_admin(user, joined=joined.get(user.username, now))
+            if whole:
+                whole(group, missing)
     except BaseException as error:  # interrupted too: a part of a group is never left
         if group is not None:
-            _remove(group)
+            remove(group)
         if isinstance(error, DatabaseError):
             # Everything was checked before writing; this is a last guard, not a path.
             raise ExchangeError(
@@ -103,10 +124,17 @@ def import_group(
             ) from error
         raise
     group.refresh_from_db()
-    return Imported(group, tuple(sorted(export.usernames - set(found))))
+    return Imported(group, missing)
 
 
-def _roster(group: Group, export: GroupExport, found: dict) -> dict[str, Player]:
+def known_accounts(user) -> models.QuerySet:
+    """The accounts an import may link to: the importer's own, and those of the people in the
+    importer's groups. A file cannot credit a hand to a stranger."""
+    shared = Q(tractor_groups__in=Group.objects.filter(members=user))
+    return get_user_model().objects.filter(Q(pk=user.pk) | shared).distinct()
+
+
+def _roster(group: Group, export: ExportHead, found: dict) -> dict[str, Player]:
     """The players and scoring tables; the players by name."""
     players = Player.objects.bulk_create(
         Player(group=group, name=player.name, user=found.get(player.user), retired=player.retired)
@@ -211,7 +239,7 @@ def _make_way() -> None:
         time.sleep(SQLITE_TURN)
 
 
-def _remove(group: Group) -> None:
+def remove(group: Group) -> None:
     """Take a group that failed to import away again, a few games at a time."""
     games = list(group.games.values_list("pk", flat=True))
     for start in range(0, len(games), GAMES_PER_TRANSACTION):

@@ -1,5 +1,7 @@
 """The export file, version 3, declared once: each model is a part of the file (its games:
-`companion.exchange.games`), each field a kind of value of `companion.exchange.fields`."""
+`companion.exchange.games`), each field a kind of value of `companion.exchange.fields`. The file
+is never validated whole: `ExportHead` is everything but the games, and each game is a
+`GameEntry` of its own (`companion.exchange.reading`)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,11 @@ from datetime import datetime
 from typing import Literal
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from pydantic import StrictBool, ValidationInfo, field_validator
 
 from companion.exchange.errors import problem, show
 from companion.exchange.fields import (
+    JSON,
     GroupName,
     Moment,
     OptionalUsername,
@@ -20,7 +22,6 @@ from companion.exchange.fields import (
     Rules,
     Username,
 )
-from companion.exchange.games import GameEntry
 
 FORMAT = "tractor-companion-group"
 VERSION = 3
@@ -50,8 +51,9 @@ class TableEntry(Part):
     updated: Moment
 
 
-class GroupExport(Part):
-    """An export file, read and checked against `scoring`: ready to import."""
+class ExportHead(Part):
+    """An export file but for its games, which are read one at a time (only their list is
+    looked at here): what must be known before the first game is."""
 
     format: Literal["tractor-companion-group"]
     version: Literal[3]
@@ -59,7 +61,7 @@ class GroupExport(Part):
     members: list[MemberEntry]
     players: list[PlayerEntry]
     scoring_tables: list[TableEntry]
-    games: list[GameEntry]
+    games: list[JSON]
 
     @field_validator("members")
     @classmethod
@@ -131,30 +133,13 @@ class GroupExport(Part):
         return {member.username: member.joined for member in self.members}
 
     @property
+    def roster(self) -> set[str]:
+        return {player.name for player in self.players}
+
+    @property
     def usernames(self) -> set[str]:
-        """Every account the file names: members, players' accounts, who did what."""
+        """The accounts the file names outside its games: members and players' accounts."""
         names = {member.username for member in self.members}
         names.update(player.user for player in self.players)
-        for game in self.games:
-            names.add(game.created_by)
-            names.update(change.by for change in game.changes)
-            names.update(name for hand in game.hands for name in hand.accounts.values())
-            names.update(dispute.created_by for dispute in game.disputes)
         names.discard(None)
         return names
-
-    @property
-    def hand_count(self) -> int:
-        return sum(len(game.hands) for game in self.games)
-
-    @property
-    def counts(self) -> dict[str, str]:
-        """What the file holds, as counts to fill a sentence in: "5 players", "1 game",
-        "2 hands"."""
-        players, games, hands = len(self.players), len(self.games), self.hand_count
-        return {
-            "players": ngettext("%(count)s player", "%(count)s players", players)
-            % {"count": players},
-            "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
-            "hands": ngettext("%(count)s hand", "%(count)s hands", hands) % {"count": hands},
-        }

@@ -11,14 +11,19 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from django.utils.translation import gettext as _
-from pydantic import PlainValidator, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    PlainValidator,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 
-from companion.exchange.errors import problem, show
+from companion.exchange.errors import ExchangeError, message, problem, show
 from companion.exchange.fields import JSON, Level, OptionalUsername, Part, PlayerName, Rules
 from companion.exchange.games import JOKER_BIDS, SUIT_BIDS
 from companion.exchange.schema import FORMAT
-from companion.exchange.version2 import SECOND_VERSION
-from companion.exchange.version2 import today as version2_today
+from companion.exchange.version2 import SECOND_VERSION, SecondHead
+from companion.exchange.version2 import game_today as version2_game_today
 from companion.models import Hand
 from scoring import ScoringError, Starter, Teams, TrumpRule, rules_from_json
 from scoring.cli import judge_request
@@ -176,8 +181,9 @@ def _dispute_today(dispute: object) -> object:
         return dispute
 
 
-class OldExport(Part):
-    """A version 1 file; :meth:`today` is its text as today's version writes it."""
+class OldHead(Part):
+    """A version 1 file but for its games; :meth:`today` is its text as version 3 writes it
+    (:func:`old_game_today` reads each game)."""
 
     format: Literal[FORMAT]
     version: Literal[OLD_VERSION]
@@ -185,17 +191,14 @@ class OldExport(Part):
     members: JSON
     players: list[OldPlayer]
     scoring_tables: JSON
-    games: list[OldGame]
+    games: JSON
 
-    @field_validator("players")
-    @classmethod
-    def _a_roster(cls, players: list[OldPlayer], info: ValidationInfo) -> list[OldPlayer]:
-        info.context["roster"] = tuple(player.name for player in players)
-        return players
+    @property
+    def roster(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
 
     def today(self) -> dict:
-        roster = tuple(player.name for player in self.players)
-        return version2_today(
+        return SecondHead.model_validate(
             {
                 "format": FORMAT,
                 "version": SECOND_VERSION,
@@ -204,6 +207,15 @@ class OldExport(Part):
                 # Version 1 knew no retired players.
                 "players": [{**dict(player), "retired": False} for player in self.players],
                 "scoring_tables": self.scoring_tables,
-                "games": [game.today(roster) for game in self.games],
+                "games": self.games,
             }
-        )
+        ).today()
+
+
+def old_game_today(game: object, number: int, roster: tuple[str, ...]) -> object:
+    """Game ``number`` (from 0) of a version 1 file, as version 3 writes it."""
+    try:
+        old = OldGame.model_validate(game, context={"roster": roster})
+    except ValidationError as error:
+        raise ExchangeError(message(error, at=("games", number))) from None
+    return version2_game_today(old.today(roster), number)

@@ -13,7 +13,7 @@ from typing import Literal
 from django.utils.translation import gettext as _
 from pydantic import model_validator
 
-from companion.exchange.errors import problem
+from companion.exchange.errors import ExchangeError, problem, said
 from companion.exchange.fields import JSON, Part
 from companion.exchange.schema import FORMAT, VERSION
 
@@ -31,8 +31,9 @@ HAND_ADDED = {
 CHANGE_ADDED = {"note": ""}
 
 
-class SecondExport(Part):
-    """A version 2 file; :meth:`today` is its text as version 3 writes it."""
+class SecondHead(Part):
+    """A version 2 file but for its games; :meth:`today` is its text as version 3 writes it
+    (:func:`game_today` reads each game)."""
 
     format: Literal[FORMAT]
     version: Literal[SECOND_VERSION]
@@ -43,38 +44,35 @@ class SecondExport(Part):
     games: JSON
 
     @model_validator(mode="after")
-    def _of_its_time(self) -> SecondExport:
+    def _of_its_time(self) -> SecondHead:
         """A key of version 3 in a version 2 file is a key version 2 did not know."""
-        for at, part, added in _parts(dict(self)):
-            for key in added:
-                if key in part:
-                    raise problem(_("%(key)s is not a key this server knows."), *at, key)
+        if isinstance(self.group, dict):
+            for key in GROUP_ADDED:
+                if key in self.group:
+                    raise problem(_("%(key)s is not a key this server knows."), "group", key)
         return self
 
     def today(self) -> dict:
-        return today(dict(self))
+        group = self.group
+        if isinstance(group, dict):
+            group = {**group, **GROUP_ADDED}
+        return {**dict(self), "group": group, "version": VERSION}
 
 
-def today(document: dict) -> dict:
-    """A version 2 document, as read (its parts are completed in place), in the form of
-    version 3; parts of another shape are left for today's check to name."""
-    for _at, part, added in _parts(document):
-        part.update(added)
-    return {**document, "version": VERSION}
-
-
-def _parts(document: dict):
-    """The document's group, hands and changes that are objects, as (where, part, the keys
-    version 3 adds to it)."""
-    if isinstance(document.get("group"), dict):
-        yield ("group",), document["group"], GROUP_ADDED
-    games = document.get("games")
-    games = games if isinstance(games, list) else []
-    for number, game in enumerate(games):
-        if not isinstance(game, dict):
-            continue
-        for key, added in (("hands", HAND_ADDED), ("changes", CHANGE_ADDED)):
-            items = game.get(key)
-            for index, item in enumerate(items if isinstance(items, list) else []):
-                if isinstance(item, dict):
-                    yield ("games", number, key, index), item, added
+def game_today(game: object, number: int) -> object:
+    """Game ``number`` (from 0) of a version 2 file in the form of version 3: its hands and
+    changes completed in place; parts of another shape are left for today's check to name.
+    ExchangeError names a key version 3 added."""
+    if not isinstance(game, dict):
+        return game
+    for key, added in (("hands", HAND_ADDED), ("changes", CHANGE_ADDED)):
+        items = game.get(key)
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            if not isinstance(item, dict):
+                continue
+            for name in added:
+                if name in item:
+                    at = ("games", number, key, index, name)
+                    raise ExchangeError(said(at, _("%(key)s is not a key this server knows.")))
+            item.update(added)
+    return game

@@ -1,19 +1,20 @@
-"""A group's export file, imported as a new group."""
+"""A group's export file, to be imported as a new group by a job."""
 
 from __future__ import annotations
 
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
-from companion import exchange
+from companion.models import new_token
 
-# An export of 2,000 games (43,000 hands with their history) is 34 MB.
+# An export of 2,000 games (43,000 hands with their history) is 37 MB.
 MAX_IMPORT_BYTES = 40 * 1024 * 1024
 
 
 class GroupImportForm(forms.Form):
-    """An export file and the new group's name; ``cleaned_data["file"]`` is the checked
-    `companion.exchange.GroupExport`, ready to import."""
+    """An export file and the new group's name; the file is read by the import's job, which
+    names what is wrong with it. ``request_key`` makes a form sent twice one job."""
 
     file = forms.FileField(
         label=_("Export file"),
@@ -26,18 +27,18 @@ class GroupImportForm(forms.Form):
         required=False,
         help_text=_("Leave empty to keep the name in the file."),
     )
+    request_key = forms.CharField(
+        max_length=40, required=False, widget=forms.HiddenInput, initial=new_token
+    )
 
-    def clean_file(self) -> exchange.GroupExport:
+    def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
                 _("The file is %(size)d MB; an export up to %(most)d MB can be imported."),
                 params={"size": upload.size // 2**20, "most": MAX_IMPORT_BYTES // 2**20},
             )
-        try:
-            return exchange.load(upload.read())
-        except exchange.ExchangeError as error:
-            raise forms.ValidationError(str(error)) from None
+        return upload
 
     def clean_name(self) -> str:
         return " ".join(self.cleaned_data["name"].split())

@@ -20,7 +20,7 @@ def fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('companion', '0012_account_language'),
+        ('companion', '0013_import_jobs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

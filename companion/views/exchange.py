@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -16,7 +15,8 @@ from django.utils.translation import gettext as _
 from companion import exchange
 from companion.display import joined
 from companion.forms.exchange import GroupImportForm
-from companion.models import Group
+from companion.models import Group, ImportBusy, ImportJob
+from companion.tasks import run_import
 from companion.views.groups import member_group
 from companion.views.methods import page_and_form, require_safe
 
@@ -47,45 +47,103 @@ def group_export_csv(request: HttpRequest, group_id: int) -> StreamingHttpRespon
 @page_and_form
 @login_required
 def group_import(request: HttpRequest) -> HttpResponse:
-    """Make a new group from an export file, with the importing user as its one member."""
-    form = GroupImportForm(request.POST or None, request.FILES or None)
+    """Make a new group from an export file, with the importing user as its one member: the
+    file is kept for a job, which reads it after the request; the page lists the account's
+    imports (how far each has come, what it made or why the file was refused) and watches the
+    running one."""
+    form = GroupImportForm()
+    if request.method == "POST" and request.POST.get("action") == "dismiss":
+        ImportJob.objects.filter(
+            user=request.user, pk=_number(request.POST.get("job")), state__in=FINISHED
+        ).delete()
+        return _import_page(request, form)
+    if request.method == "POST":
+        form = GroupImportForm(request.POST, request.FILES)
     if form.is_valid():
-        export = form.cleaned_data["file"]
         try:
-            imported = exchange.import_group(
-                export,
-                name=form.cleaned_data["name"] or None,
-                members=[request.user],
-                accounts=known_accounts(request.user),
-            )
-        except exchange.ExchangeError as error:
-            form.add_error("file", str(error))
-        else:
-            messages.success(
-                request,
-                # Translators: %(players)s, %(games)s and %(hands)s are counts such as
-                # "5 players", "1 game", "2 hands".
-                _("Imported %(group)s: %(players)s, %(games)s, %(hands)s.")
-                % {"group": imported.group, **export.counts},
-            )
-            if imported.missing:
-                messages.warning(
-                    request,
-                    _(
-                        "These usernames in the file are nobody you play with here, so what the "
-                        "file credits to them is credited to nobody: %(names)s."
-                    )
-                    % {"names": joined(imported.missing)},
+            # The job and its task are committed together (the queue is in the database): a
+            # worker never takes a task whose job it cannot see.
+            with transaction.atomic():
+                job, made = ImportJob.start(
+                    request.user,
+                    form.cleaned_data["file"],
+                    name=form.cleaned_data["name"],
+                    request_key=form.cleaned_data["request_key"],
+                    language=request.LANGUAGE_CODE,
                 )
-            return redirect(imported.group)
-    return render(request, "companion/group_import.html", {"form": form})
+                if made:
+                    run_import.enqueue(job.pk)
+        except ImportBusy as busy:
+            form.add_error(
+                "file",
+                _("Your import of %(file)s is still running: one import at a time.")
+                % {"file": busy.job.file_name},
+            )
+        else:
+            job.refresh_from_db()
+            if job.state == ImportJob.State.SUCCEEDED and job.group is not None:
+                # Done already (a quick worker, or tasks run as they are enqueued).
+                for level, text in _said(job):
+                    messages.add_message(request, level, text)
+                return redirect(job.group)
+            return _import_page(request, GroupImportForm())
+    return render(request, _template(request), _page(request, form))
 
 
-def known_accounts(user):
-    """The accounts an import may link to: the importer's own, and those of the people in the
-    importer's groups. A file cannot credit a hand to a stranger."""
-    shared = Q(tractor_groups__in=Group.objects.filter(members=user))
-    return get_user_model().objects.filter(Q(pk=user.pk) | shared).distinct()
+FINISHED = (ImportJob.State.SUCCEEDED, ImportJob.State.FAILED)
+
+
+def _import_page(request: HttpRequest, form: GroupImportForm) -> HttpResponse:
+    """After a POST: the page again, from fresh data (htmx), else a redirect to it."""
+    if request.htmx:
+        return render(request, _template(request), _page(request, form))
+    return redirect("group_import")
+
+
+def _template(request: HttpRequest) -> str:
+    """The page, or its list of imports for htmx (watching the running one, or dismissing)."""
+    return "companion/group_import.html" + ("#imports" if request.htmx else "")
+
+
+def _page(request: HttpRequest, form: GroupImportForm) -> dict:
+    jobs = list(ImportJob.of(request.user))
+    return {
+        "form": form,
+        "jobs": [(job, _said(job)) for job in jobs],
+        "watching": any(job.active for job in jobs),
+    }
+
+
+def _said(job: ImportJob) -> list[tuple[int, str]]:
+    """What a finished import says: what it made, and whom the file credits that nobody here
+    is."""
+    if job.state != ImportJob.State.SUCCEEDED or job.group is None:
+        return []
+    said = [
+        (
+            messages.SUCCESS,
+            # Translators: %(players)s, %(games)s and %(hands)s are counts such as
+            # "5 players", "1 game", "2 hands".
+            _("Imported %(group)s: %(players)s, %(games)s, %(hands)s.")
+            % {"group": job.group, **exchange.counted(job.players, job.games, job.hands)},
+        )
+    ]
+    if job.missing:
+        said.append(
+            (
+                messages.WARNING,
+                _(
+                    "These usernames in the file are nobody you play with here, so what the "
+                    "file credits to them is credited to nobody: %(names)s."
+                )
+                % {"names": joined(job.missing)},
+            )
+        )
+    return said
+
+
+def _number(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) < 19 else None
 
 
 def _filename(group: Group, extension: str) -> str:

@@ -1346,7 +1346,7 @@ def test_the_import_page_names_what_the_find_a_friend_game_refuses(
 ):
     data = change(exchange.export_group(group))
 
-    response = member.post("/groups/import/", {"file": _upload(data), "name": "Copy"})
+    response = member.post("/groups/import/", {"file": _upload(data), "name": "Copy"}, follow=True)
 
     assert response.status_code == 200
     assert _html(message) in response.text
@@ -1385,7 +1385,9 @@ def _case(problem: str) -> tuple:
 def test_the_import_page_shows_the_problem_and_makes_nothing(
     member, group, problem, change, message
 ):
-    response = member.post("/groups/import/", {"file": _upload(change(document())), "name": ""})
+    response = member.post(
+        "/groups/import/", {"file": _upload(change(document())), "name": ""}, follow=True
+    )
 
     assert response.status_code == 200
     assert _html(message) in response.text
@@ -1421,7 +1423,7 @@ def test_the_import_page_refuses_a_file_that_is_not_json(member, group):
     upload = io.BytesIO(b"\x89PNG\r\n")
     upload.name = "photo.png"
 
-    response = member.post("/groups/import/", {"file": upload})
+    response = member.post("/groups/import/", {"file": upload}, follow=True)
 
     assert response.status_code == 200
     assert "The file is not UTF-8 text (byte 0)." in response.text

@@ -889,7 +889,7 @@ def export_with(**changes) -> bytes:
 def test_the_import_page_names_a_hostile_file_and_makes_nothing(member, group, content, message):
     upload = SimpleUploadedFile("group.json", content, content_type="application/json")
 
-    response = member.post("/groups/import/", {"file": upload, "name": ""})
+    response = member.post("/groups/import/", {"file": upload, "name": ""}, follow=True)
 
     assert response.status_code == 200
     assert message in response.text

@@ -1,5 +1,6 @@
 """`python manage.py import_group FILE [--name NAME] [--member USERNAME]`: an export file as a new
-group. Its members are the file's members who have an account here, and every ``--member``."""
+group. Its members are the file's members who have an account here, and every ``--member``.
+The import runs here, in this process, not as a job."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from None
         try:
-            export = exchange.load(text)
+            # Read as it is written, a game at a time: a refused file leaves nothing.
+            export = exchange.read(text)
             accounts = {user.username: user for user in users.filter(username__in=export.joined)}
             members = [accounts[username] for username in export.joined if username in accounts]
             members += extra
