@@ -444,7 +444,7 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
-    hands = list(game.hands.all())
+    hands = game.hands_and_version()
     return _hand_page(request, game, hands, number=len(hands) + 1)
 
 
@@ -452,7 +452,7 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
 @login_required
 def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
-    hands = list(game.hands.all())
+    hands = game.hands_and_version()
     if not 1 <= number <= len(hands):
         return redirect(game)
     if request.method == "POST" and request.POST.get("action") == "delete":
@@ -478,7 +478,7 @@ def _overtaken(request: HttpRequest, game: Game, editing: int | None) -> HttpRes
         )
         return redirect(game)
     game.refresh_from_db()
-    hands = list(game.hands.all())
+    hands = game.hands_and_version()
     return _hand_page(request, game, hands, editing or len(hands) + 1, stale=True)
 
 

@@ -237,6 +237,34 @@ def test_it_tells_the_slower_of_two_scorekeepers_and_keeps_the_first_save(client
     assert list(Hand.objects.values_list("opponent_points", flat=True)) == [45]
 
 
+def test_a_save_overtaken_by_a_correction_between_its_reads_is_told_someone_saved_first(
+    client, game, user, before_hands_are_read
+):
+    # Hand 2 is made on a page of version V, after Mei held hand 1: Mei may start it. A
+    # correction of hand 1 to 80 (the deal passes to Jun and Hao) lands while the save is
+    # read: after the game's version, before its hands.
+    record(client, game)
+    game.refresh_from_db()
+    loaded = game.version
+
+    def correct() -> None:
+        hand = Hand.objects.get(number=1).snapshot()
+        game.edit_hand(1, {**hand, "opponent_points": 80}, version=loaded, by=user)
+
+    before_hands_are_read(correct)
+
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+        {"version": loaded, "request_key": "late", **held_form(declarer="0")},
+        follow=True,
+    )
+
+    assert Hand.objects.get(number=1).opponent_points == 80  # the correction landed
+    assert "Select a valid choice" not in response.text
+    assert "Someone else saved a change first" in read(response.text)
+    assert Hand.objects.count() == 1
+
+
 def test_it_lets_only_the_declaring_team_declare_the_next_hand(client, game):
     record(client, game)
     page = new_hand_page(client, game)
