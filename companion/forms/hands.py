@@ -101,7 +101,12 @@ class HandForm(HandResultForm):
         super().__init__(*args, **kwargs)
         self.before, self.number, self.table = game, number, game.table
         table, state, fields = game.table, game.state, self.fields
-        fields["declarer"].choices = [(seat, table.players[seat]) for seat in state.next_declarers]
+        # Any seat is taken, and only those who may start the hand are offered: a seat the
+        # game no longer allows (another phone's change) is refused by `scoring`, in words.
+        fields["declarer"].choices = list(enumerate(table.players))
+        fields["declarer"].widget.choices = [
+            (seat, table.players[seat]) for seat in state.next_declarers
+        ]
         fields["declarer"].initial = state.next_declarer
         if table.fixed_teams:
             del fields["friends"]

@@ -88,5 +88,7 @@ def test_a_resend_racing_a_correction_is_told_someone_saved_first(
         "Someone else saved a change first, so this hand was not saved."
     ).wait_for()
     assert "Select a valid choice" not in phone.locator("#hand-page").inner_text()
+    # Back on the form as the game now is: Jun or Hao starts hand 2.
+    assert phone.locator("#id_declarer label").all_inner_texts() == ["Jun", "Hao"]
     assert Hand.objects.get(number=1).opponent_points == 80
     assert Hand.objects.count() == 1

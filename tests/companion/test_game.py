@@ -271,7 +271,7 @@ def test_it_lets_only_the_declaring_team_declare_the_next_hand(client, game):
 
     response = record(client, game, declarer="1")
 
-    assert "Select a valid choice. 1 is not one of the available choices." in response.text
+    assert "Jun cannot start this hand: Mei or Lin may start it." in read(response.text)
     assert Hand.objects.count() == 1
     # Under a bid either partner may start; the one whose turn it is comes ticked.
     assert re.findall(r'name="declarer" id="[^"]+"\s+value="(\d)"[^>]*?(checked)?>', page) == [
