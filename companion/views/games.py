@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
 from django.db.models import Prefetch, prefetch_related_objects
 from django.db.models.fields.json import KeyTransform
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -443,7 +443,12 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
 @page_and_form
 @login_required
 def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    game = member_game(request, group_id, pk)
+    try:
+        game = member_game(request, group_id, pk)
+    except Http404:
+        if _sent_by_script(request):
+            return _not_storable(request, group_id, pk)
+        raise
     hands = game.hands_and_version()
     return _hand_page(request, game, hands, number=len(hands) + 1)
 
@@ -451,9 +456,17 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
 @page_and_form
 @login_required
 def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
-    game = member_game(request, group_id, pk)
+    try:
+        game = member_game(request, group_id, pk)
+    except Http404:
+        if _sent_by_script(request):
+            return _not_storable(request, group_id, pk)
+        raise
     hands = game.hands_and_version()
     if not 1 <= number <= len(hands):
+        if _sent_by_script(request):
+            why = _("Hand %(number)d was deleted since.") % {"number": number}
+            return _unstorable(why, status=409)
         return redirect(game)
     if request.method == "POST" and request.POST.get("action") == "delete":
         try:
@@ -509,7 +522,10 @@ def _hand_page(
     initial = HandForm.initial_from(hands[number - 1]) if editing else None
     form = HandForm(data, initial=initial, game=before, number=number)
     if not editing and before.state.game_over:
-        messages.info(request, _("The game is over: no more hands to record."))
+        over = _("The game is over: no more hands to record.")
+        if saving and request.htmx:
+            return _unstorable(over, status=409)
+        messages.info(request, over)
         return redirect(game)
 
     if stale:
@@ -523,13 +539,13 @@ def _hand_page(
     elif saving and form.is_valid():
         try:
             if editing:
-                game.edit_hand(
+                hand = game.edit_hand(
                     number, form.hand_fields(), version=_version(request), by=request.user
                 )
                 message = correction_message(game.scored(hands), game.scored(), number)
                 messages.success(request, message)
             else:
-                game.record_hand(
+                hand = game.record_hand(
                     form.hand_fields(),
                     version=_version(request),
                     request_key=_request_key(request),
@@ -544,13 +560,13 @@ def _hand_page(
                 )
                 % {"number": error.hand.number},
             )
-            return _gone_to(request, game)
+            return _stored(request, game, error.hand)
         except StaleGame:
             return _overtaken(request, game, number if editing else None)
         except GameError as error:
             form.add_error(None, refused_edit(error, number, len(hands)))
         else:
-            return _gone_to(request, game)
+            return _stored(request, game, hand)
 
     template = "companion/hand_form.html"
     if request.htmx and preview:
@@ -589,11 +605,36 @@ def _mark_errors(form: HandForm) -> str | None:
     return wrong[0] if wrong else None
 
 
-def _gone_to(request: HttpRequest, game: Game) -> HttpResponse:
-    """To the game after a save: a redirect, or for the page's script, where to go."""
+def _stored(request: HttpRequest, game: Game, hand: Hand) -> HttpResponse:
+    """To the game after a save: a redirect, or for the page's script, where to go. Its header
+    says which hand is stored: only that answer lets the phone drop the copy it keeps."""
     if request.htmx:
-        return HttpResponseClientRedirect(game.get_absolute_url())
-    return redirect(game)
+        response = HttpResponseClientRedirect(game.get_absolute_url())
+    else:
+        response = redirect(game)
+    response["Hand-Saved"] = str(hand.number)
+    return response
+
+
+def _sent_by_script(request: HttpRequest) -> bool:
+    """A save sent by the page's script, which keeps the hand until it hears what became of it."""
+    return request.method == "POST" and bool(request.htmx) and not previewing(request)
+
+
+def _unstorable(why: str, *, status: int) -> HttpResponse:
+    """For the page's script: a hand that can no longer be stored, and why, in words. The phone
+    shows it and keeps the hand until the player drops it."""
+    response = HttpResponse(why, status=status, content_type="text/plain; charset=utf-8")
+    response["Hand-Unstorable"] = "true"
+    return response
+
+
+def _not_storable(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    """A hand sent for a game this account no longer sees: deleted, or its group left."""
+    if Game.objects.filter(pk=pk, group_id=group_id).exists():
+        why = _("This account is no longer a member of the game's group.")
+        return _unstorable(why, status=403)
+    return _unstorable(_("The game was deleted."), status=404)
 
 
 def bid_trumps() -> dict[str, str]:
