@@ -744,3 +744,90 @@ def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends)
     assert "Hand 1 deleted" in history
     assert "friends Wei" in history
     assert "declarer Mei" in history
+
+
+SCRIPT = {"HX-Request": "true"}
+
+
+def test_a_saved_hand_s_answer_says_which_hand_is_stored_and_so_does_a_resend(client, game):
+    data = {"version": game.version, "request_key": "kept-on-the-phone", **held_form()}
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+
+    first = client.post(url, data, headers=SCRIPT)
+    resent = client.post(url, data, headers=SCRIPT)
+
+    assert first["Hand-Saved"] == resent["Hand-Saved"] == "1"
+    assert resent["HX-Redirect"] == game.get_absolute_url()
+    assert Hand.objects.count() == 1
+    game.refresh_from_db()
+    corrected = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
+        {"version": game.version, **held_form(opponent_points="50")},
+        headers=SCRIPT,
+    )
+    assert corrected["Hand-Saved"] == "1"
+
+
+def test_a_hand_refused_for_what_it_says_is_answered_with_its_form_not_as_stored(client, game):
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+        {"version": game.version, "request_key": "k", **held_form(opponent_points="33")},
+        headers=SCRIPT,
+    )
+
+    assert response.status_code == 422
+    assert "Hand-Saved" not in response
+    assert "Hand-Unstorable" not in response
+    assert 'id="hand-page"' in response.text
+
+
+def test_a_hand_for_a_game_that_is_over_is_answered_as_unstorable_in_words(
+    client, member, start_game
+):
+    game = start_game(levels=[Rank.ACE, Rank.TWO, Rank.ACE, Rank.TWO])
+    record(client, game, opponent_points="30")
+    game.refresh_from_db()
+
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+        {"version": game.version, "request_key": "late", **held_form()},
+        headers=SCRIPT,
+    )
+
+    assert (response.status_code, response["Hand-Unstorable"]) == (409, "true")
+    assert response.text == "The game is over: no more hands to record."
+    assert Hand.objects.count() == 1
+
+
+def test_a_hand_for_a_deleted_game_or_a_group_left_is_answered_as_unstorable_in_words(
+    client, game, user, outsider
+):
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+    data = {"version": game.version, "request_key": "late", **held_form()}
+    client.force_login(outsider)
+
+    outside = client.post(url, data, headers=SCRIPT)
+    plain = client.post(url, data)
+    client.force_login(user)
+    game.delete()
+    gone = client.post(url, data, headers=SCRIPT)
+    correction = client.post(url.replace("new", "1"), data, headers=SCRIPT)
+
+    assert (outside.status_code, outside["Hand-Unstorable"]) == (403, "true")
+    assert outside.text == "This account is no longer a member of the game's group."
+    assert plain.status_code == 404  # a plain post is told nothing more
+    assert (gone.status_code, gone.text) == (404, "The game was deleted.")
+    assert correction.text == "The game was deleted."
+
+
+def test_a_correction_of_a_deleted_hand_is_answered_as_unstorable_in_words(client, game):
+    record(client, game)
+    game.refresh_from_db()
+
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/2/",
+        {"version": game.version, **held_form()},
+        headers=SCRIPT,
+    )
+
+    assert (response.status_code, response.text) == (409, "Hand 2 was deleted since.")
