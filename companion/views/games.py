@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from companion.display import CARD_GRID, level, names, suit_symbol
-from companion.forms.hands import HandForm, allowed_trumps
+from companion.forms.choices import NO_TRUMP
+from companion.forms.hands import HandForm
 from companion.models import (
     CONFIRMERS,
     Game,
@@ -37,7 +38,7 @@ from scoring.cards import Card, Rank, Suit, full_pack
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError, GameState, PlayedHand, resume
 from scoring.stats import HandLine
-from scoring.table import Bid, Table
+from scoring.table import Bid, Table, trumps_allowed
 
 GAME_FIELDS = ("group",)
 # The seats with their players in one query: every page of a game names them.
@@ -639,7 +640,10 @@ def _not_storable(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
 
 def bid_trumps() -> dict[str, str]:
     """For the page's script: the trumps each bid allows, as `scoring` says."""
-    return {bid.value: " ".join(trump or "none" for trump in allowed_trumps(bid)) for bid in Bid}
+    return {
+        bid.value: " ".join(trump.value if trump else NO_TRUMP for trump in trumps_allowed(bid))
+        for bid in Bid
+    }
 
 
 def refused_edit(error: GameError, number: int, count: int) -> str:

@@ -142,8 +142,10 @@
     update();
   }
 
-  // Bid and trump: only the bids `scoring` allows with the chosen trump can be tapped; with
-  // none tapped the hand had the weakest one allowed, which the section's button names.
+  // Bid and trump: the trump starts untapped (the table names it); once tapped, only the bids
+  // `scoring` allows with it can be tapped, and with none tapped the hand had the weakest one
+  // allowed, which the section's button names. A bid of jokers means no trump: tapping one
+  // taps "No trump" too.
   function bids(form) {
     const box = document.getElementById("bid-choices");
     if (!box) return;
@@ -151,16 +153,17 @@
       const [bid, trumps] = pair.split(":");
       return [bid, trumps.split(" ")];
     }));
+    const noTrumpOnly = (bid) => (allows.get(bid) || []).join(" ") === "none";
     const summary = document.querySelector("#bid-more > summary");
     const title = summary.textContent.trim();
     const update = () => {
-      const trump = checkedValue(form, "trump") || "none";
+      const trump = checkedValue(form, "trump");
       let shown = null;
       box.querySelectorAll("input[name=bid]").forEach((radio) => {
-        const ok = (allows.get(radio.value) || []).includes(trump);
-        radio.disabled = !ok;
+        const ok = !trump || (allows.get(radio.value) || []).includes(trump);
+        radio.disabled = !ok && !noTrumpOnly(radio.value);
         if (!ok) radio.checked = false;
-        if (ok && (radio.checked || !shown)) shown = radio;
+        if (trump && ok && (radio.checked || !shown)) shown = radio;
       });
       const checked = box.querySelector("input[name=bid]:checked") || shown;
       // The sentence is the server's ("Bid: {choice}"), so that each language words it.
@@ -168,6 +171,13 @@
       summary.textContent = checked ? summary.dataset.chosen.replace("{choice}", choice) : title;
     };
     form.addEventListener("change", (event) => {
+      if (event.target.name === "bid" && event.target.checked && noTrumpOnly(event.target.value)) {
+        const none = form.querySelector('input[name="trump"][value="none"]');
+        if (none && !none.checked) {
+          none.checked = true;
+          changed(none);
+        }
+      }
       if (event.target.name === "trump" || event.target.name === "bid") update();
     });
     update();
