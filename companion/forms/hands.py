@@ -160,7 +160,7 @@ class HandForm(HandResultForm):
             trump, bid = data["trump"], data["bid"]
             if trump == "":
                 if bid is None or trumps_allowed(bid) != (None,):
-                    self.add_error("trump", _("Tap the hand's trump, or No trump."))
+                    self.add_error("trump", _("Tap the trump suit, or No trump."))
                     return data
                 trump = None  # a bid of jokers: no trump
             bid = bid or weakest_bid(trump)

@@ -188,7 +188,7 @@ def test_the_trump_starts_untapped_and_a_hand_without_it_is_refused(hand_page, g
     for tap in taps:
         tap.click()
 
-    phone.locator("#hand-errors").get_by_text("Tap the hand's trump, or No trump.").wait_for()
+    phone.locator("#hand-errors").get_by_text("Tap the trump suit, or No trump.").wait_for()
     screenshot(phone, "no-trump-tapped")
     assert in_view(phone, phone.locator("#id_trump"))
     assert not Hand.objects.exists()

@@ -162,8 +162,8 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
             {"bid": "pair", "trump": "none"},
             "A pair of level cards won the bid, so their suit is trump: choose the suit",
         ),
-        ({"trump": ""}, "Tap the hand&#x27;s trump, or No trump."),
-        ({"bid": "pair", "trump": ""}, "Tap the hand&#x27;s trump, or No trump."),
+        ({"trump": ""}, "Tap the trump suit, or No trump."),
+        ({"bid": "pair", "trump": ""}, "Tap the trump suit, or No trump."),
     ],
 )
 def test_it_refuses_a_bad_hand_naming_the_problem_and_keeping_the_input(

@@ -56,7 +56,7 @@ def test_without_a_bid_the_hand_has_the_weakest_its_trump_allows(client, game, t
 def test_a_hand_without_its_trump_is_refused_in_words(client, game):
     response = post(client, game, trump="")
 
-    assert errors(response) == "This hand was not saved: Tap the hand's trump, or No trump."
+    assert errors(response) == "This hand was not saved: Tap the trump suit, or No trump."
     assert not Hand.objects.exists()
 
 
