@@ -807,8 +807,11 @@ def sentences(said: list[str]) -> str:
 def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
     changes = list(game.changes.select_related("by"))
+    # Who made each change, by their name on the group's roster where their account has one.
+    roster = dict(game.group.players.exclude(user=None).values_list("user_id", "name"))
     for change in changes:
         change.game = game  # its seats name the players the changes are about
+        change.by_name = roster.get(change.by_id) or (change.by and change.by.get_username())
     return render(request, "companion/game_history.html", {"game": game, "changes": changes})
 
 

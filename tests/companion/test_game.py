@@ -833,3 +833,33 @@ def test_a_correction_of_a_deleted_hand_is_answered_as_unstorable_in_words(clien
     )
 
     assert (response.status_code, response.text) == (409, "Hand 2 was deleted since.")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es", "pt", "zh-hans"])
+def test_the_history_speaks_the_players_words_and_names_in_every_language(
+    client, game, players, user, language
+):
+    # Mei's account is Mei on the roster; her username is not what the table calls her.
+    user.username = "mei5004"
+    user.save()
+    players[0].claim(user)
+    record(client, game, kitty_cards="KS TH 3C 4C 5C 6C 7C 8C", bid="one")
+    game.refresh_from_db()
+    client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
+        {
+            "version": game.version,
+            **held_form(last_trick_winner="opponents", last_trick_format="pair", bid="pair"),
+            "kitty_cards": "KS TH 3C 4C 5C 6C 7C 9C",
+        },
+    )
+    client.cookies["django_language"] = language
+
+    history = client.get(f"/groups/{game.group_id}/games/{game.pk}/history/").text
+
+    shown = " ".join(re.findall(r"<dd[^>]*>(.*?)</dd>", history, re.S))
+    shown += " ".join(re.findall(r'text-body-secondary">([^<]*) ·', history))
+    raw = ["one", "declarers", "opponents", "single", "KS", "TH", "mei5004"]
+    assert [value for value in raw if re.search(rf"\b{value}\b", shown)] == []
+    assert "K♠ 10♥ 3♣" in shown
+    assert "Mei" in shown
