@@ -14,9 +14,9 @@ and over, opens the hand form, taps a last field (the form's live preview), save
 plain POST with its CSRF token, version and request key; one record in five sent twice),
 follows the redirect to the game page and watches it for one poll. Two saves in three record the
 next hand, one corrects a recorded hand. "Someone else saved a change first" is the normal answer
-to a save made on a stale page: the scorekeeper opens the form again and retries. Every third
-save of the first scorekeeper is a hand kept on the phone and sent again 0-11 ms after another
-phone's correction changed which side declares it (see `resend_after_correction`).
+to a save made on a stale page: the scorekeeper opens the form again and retries. A scorekeeper's
+second save and every third after is a hand kept on the phone and sent again 0-11 ms after
+another phone's correction changed which side declares it (see `resend_after_correction`).
 
 It runs to the end whatever happens (a phone counts an error and goes on) and reports every
 error, the same ones counted together. It fails (exit status 1) on any error: an answer of 500
@@ -64,8 +64,8 @@ SCOREKEEPERS = 4
 WORKERS = 2
 DOUBLE_TAP_EVERY = 5
 RESEND_AFTER_CORRECTION_EVERY = 3
-"""The first scorekeeper's every third save is a kept hand sent again just after a correction
-(see `resend_after_correction`)."""
+"""A scorekeeper's second save and every third after is a kept hand sent again just after a
+correction (see `resend_after_correction`)."""
 """A scorekeeper's first record and every fifth after are sent again once answered, as a phone
 resends a save whose answer it lost (the same request key)."""
 REQUEST_TIMEOUT = 30.0
@@ -366,6 +366,9 @@ class Phone:
 
 def said(page: str) -> str:
     """What a page tells the player went wrong (its alerts and field errors), else its start."""
+    errors = re.search(r'id="hand-errors".*?</ul>', page, re.S)
+    if errors:
+        return " ".join(re.sub(r"<[^>]+>", " ", errors[0].split(">", 1)[1]).split())
     found = re.findall(r'class="(?:alert|invalid-feedback)[^"]*"[^>]*>(.*?)</', page, re.S)
     return " / ".join(" ".join(text.split()) for text in found if text.strip()) or page[:300]
 
@@ -474,7 +477,7 @@ def scorekeeper(phone: Phone, username: str, target: Target, poll: float, stop: 
     while time.monotonic() < stop:
         turn += 1
         try:
-            if phone.number == 0 and turn % RESEND_AFTER_CORRECTION_EVERY == 0:
+            if turn % RESEND_AFTER_CORRECTION_EVERY == 2:
                 resend_after_correction(phone, target, board, stop)
             else:
                 save_a_hand(phone, target, board, stop)
