@@ -288,7 +288,7 @@ class Run:
     """Hands sent again just after a correction changed who declares them."""
     resends_stored: int = 0
     kept_corrections: int = 0
-    """Corrections to held that a hand recorded meanwhile kept from being taken back."""
+    """Corrections refused because a hand recorded meanwhile could not follow them."""
     seen: list[tuple[int, int, float]] = field(default_factory=list)
     """(phone, version, when) each time a watching phone's poll brought a newer version."""
     reached: list[float] = field(default_factory=list)
@@ -515,6 +515,8 @@ def save_a_hand(phone: Phone, target: Target, board: Board, stop: float) -> None
         answer = phone.request("save", "POST", path, fields)
         if double:
             answer = phone.request("save", "POST", path, fields)
+        if editing and no_longer_fits(answer, run):
+            break
         page = phone.follow(answer, f"save of hand {number}").text
         board.read(page)
         if STALE in page:
@@ -566,7 +568,9 @@ def resend_after_correction(phone: Phone, target: Target, board: Board, stop: fl
     board.read(resent)
     if not corrected:
         raise Failed(f"the correction of hand {number - 1} had no answer")
-    stored_correction = STALE not in other.follow(corrected[0], "a correction").text
+    stored_correction = not no_longer_fits(corrected[0], run) and (
+        STALE not in other.follow(corrected[0], "a correction").text
+    )
     with run.lock:
         run.resends += 1
         if STALE in resent:
@@ -589,9 +593,7 @@ def take_back(phone: Phone, target: Target, number: int, stop: float) -> None:
         sent = {"opponent_points": str(random.choice(TAKE_OVER)), "kitty_points": "0"}
         fields = with_values(FormFields(phone.get("form", path).text, "hand-form").fields, **sent)
         answer = phone.request("save", "POST", path, fields)
-        if answer.status == 200 and "no longer fits" in answer.text:
-            with run.lock:
-                run.kept_corrections += 1
+        if no_longer_fits(answer, run):
             return
         page = phone.follow(answer, f"taking back the correction of hand {number}").text
         if STALE in page:
@@ -601,6 +603,17 @@ def take_back(phone: Phone, target: Target, number: int, stop: float) -> None:
         with run.lock:
             run.saves.append(save_of("edited", number, fields, {"declarer", *sent}))
         return
+
+
+def no_longer_fits(answer: Answer, run: Run) -> bool:
+    """A correction refused because a later hand, recorded meanwhile, could not follow it (a
+    correction to held kept by the hand its holders then declared): the game's normal answer,
+    counted."""
+    if answer.status == 200 and "no longer fits" in answer.text:
+        with run.lock:
+            run.kept_corrections += 1
+        return True
+    return False
 
 
 def save_of(action: str, number: int | None, fields: list, names: set[str]) -> dict:
@@ -731,7 +744,8 @@ def print_report(run: Run, errors: list[str], *, seconds: float, poll: float) ->
     )
     print(
         f"resends after a correction: {run.resends} ({run.resends_stored} stored, the others "
-        f"told someone saved first); corrections kept by a later hand: {run.kept_corrections}."
+        f"told someone saved first); corrections refused as a later hand no longer fits: "
+        f"{run.kept_corrections}."
     )
     if errors:
         # Every error, the same ones counted together.
