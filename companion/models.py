@@ -772,6 +772,19 @@ class Game(models.Model):
             hands = list(self.hands.all())
         return replay(self.setup, (hand.result for hand in hands))
 
+    def hands_and_version(self) -> list[Hand]:
+        """The game's hands, with ``version`` brought to the version they are of. Read apart, a
+        change committed between the two reads would pair the old version with the new hands,
+        and a late save checked against them would pass the version check but fail on hands it
+        was not made for. Versions only grow, and every change raises it with its hands: the
+        hands read between two equal readings of the version are of that version."""
+        while True:
+            hands = list(self.hands.all())
+            version = Game.objects.filter(pk=self.pk).values_list("version", flat=True).first()
+            if version is None or version == self.version:
+                return hands
+            self.version = version
+
     def record_hand(self, fields: dict, *, version: int, request_key: str, by) -> Hand:
         """Add the next hand. A retried request (same ``request_key``) returns the hand it
         already saved, or raises SavedDifferently if that hand differs from this one; a save

@@ -22,7 +22,17 @@ from scoring.rules import (
     rules_from_json,
 )
 from scoring.settle import LastTrick, Levels, Settlement, TakenBack, explain, settle
-from scoring.table import Bid, Table, TableError, Teams, TrumpRule, check_bid, default_decks
+from scoring.table import (
+    Bid,
+    Table,
+    TableError,
+    Teams,
+    TrumpRule,
+    check_bid,
+    default_decks,
+    trumps_allowed,
+    weakest_bid,
+)
 from scoring.tricks import Judgement, Lead, Play, ThrowCheck, Verdict, judge
 from scoring.trump import TRUMP, Trump, Trumps
 from scoring.words import Sentence, listed
@@ -90,4 +100,6 @@ __all__ = [
     "replay_hand",
     "rules_from_json",
     "settle",
+    "trumps_allowed",
+    "weakest_bid",
 ]

@@ -167,6 +167,32 @@ def check_bid(bid: Bid, trump: Suit | None) -> None:
         )
 
 
+def trumps_allowed(bid: Bid) -> tuple[Suit | None, ...]:
+    """The trumps ``bid`` allows (None: no trump), as :func:`check_bid` says.
+
+    >>> trumps_allowed(Bid.SMALL_JOKERS)
+    (None,)
+    """
+    allowed = []
+    for trump in (*Suit, None):
+        try:
+            check_bid(bid, trump)
+        except TableError:
+            continue
+        allowed.append(trump)
+    return tuple(allowed)
+
+
+def weakest_bid(trump: Suit | None) -> Bid:
+    """The bid of a hand whose table named its trump but not its bid: the weakest that allows
+    that trump (the one it most likely had; a weaker bid never settles differently).
+
+    >>> weakest_bid(Suit.HEARTS), weakest_bid(None)
+    (<Bid.ONE: 'one'>, <Bid.SMALL_JOKERS: 'small-jokers'>)
+    """
+    return next(bid for bid in Bid if trump in trumps_allowed(bid))
+
+
 _BID_WORDS = {
     Bid.ONE: "one level card",
     Bid.PAIR: "a pair of level cards",

@@ -100,3 +100,22 @@ def screenshot(tmp_path: Path, request: pytest.FixtureRequest):
         return path
 
     return save
+
+
+@pytest.fixture
+def before_hands_are_read(monkeypatch):
+    """``arm(change)``: runs ``change`` once, just before the next query that reads hands,
+    whichever thread makes it (the test's or a live server's): a change that lands between two
+    reads of one request, every time."""
+    from django.db.backends.utils import CursorWrapper
+
+    armed: list = []
+    execute = CursorWrapper.execute
+
+    def execute_after_change(self, sql, params=None):
+        if armed and sql.startswith("SELECT") and 'FROM "companion_hand"' in sql:
+            armed.pop()()
+        return execute(self, sql, params)
+
+    monkeypatch.setattr(CursorWrapper, "execute", execute_after_change)
+    return armed.append

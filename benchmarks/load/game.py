@@ -14,15 +14,18 @@ and over, opens the hand form, taps a last field (the form's live preview), save
 plain POST with its CSRF token, version and request key; one record in five sent twice),
 follows the redirect to the game page and watches it for one poll. Two saves in three record the
 next hand, one corrects a recorded hand. "Someone else saved a change first" is the normal answer
-to a save made on a stale page: the scorekeeper opens the form again and retries.
+to a save made on a stale page: the scorekeeper opens the form again and retries. A scorekeeper's
+second save and every third after is a hand kept on the phone and sent again 0-11 ms after
+another phone's correction changed which side declares it (see `resend_after_correction`).
 
-It fails (exit status 1) on any error: an answer of 500 or more, a connection error or timeout,
-any answer a page would not get (a 403 from CSRF, a form refused), or a hand lost or doubled: at
-the end every hand a scorekeeper was told it saved must be in the database once (known by its
-request key), holding what its last save sent, and the game's version and change history must
-count exactly the saves that succeeded. It prints the latency (p50, p95, max) of watching
-(the polls), of saving and of the other requests, and how long a saved change took to reach the
-watching phones.
+It runs to the end whatever happens (a phone counts an error and goes on) and reports every
+error, the same ones counted together. It fails (exit status 1) on any error: an answer of 500
+or more, a connection error or timeout, any answer a page would not get (a 403 from CSRF, a form
+refused), or a hand lost or doubled: at the end every hand a scorekeeper was told it saved must
+be in the database once (known by its request key), holding what its last save sent, and the
+game's version and change history must count exactly the saves that succeeded. It prints the
+latency (p50, p95, max) of watching (the polls), of saving and of the other requests, and how long
+a saved change took to reach the watching phones.
 
 Run from the repository root: ``make load``, or ``.venv/bin/python benchmarks/load/game.py
 --seconds 10`` for a short try. Not part of `make test` or `make bench`.
@@ -60,6 +63,9 @@ PHONES = 40
 SCOREKEEPERS = 4
 WORKERS = 2
 DOUBLE_TAP_EVERY = 5
+RESEND_AFTER_CORRECTION_EVERY = 3
+"""A scorekeeper's second save and every third after is a kept hand sent again just after a
+correction (see `resend_after_correction`)."""
 """A scorekeeper's first record and every fifth after are sent again once answered, as a phone
 resends a save whose answer it lost (the same request key)."""
 REQUEST_TIMEOUT = 30.0
@@ -278,6 +284,11 @@ class Run:
     only), request key, the version its form showed, what it sent."""
     stale: int = 0
     double_taps: int = 0
+    resends: int = 0
+    """Hands sent again just after a correction changed who declares them."""
+    resends_stored: int = 0
+    kept_corrections: int = 0
+    """Corrections refused because a hand recorded meanwhile could not follow them."""
     seen: list[tuple[int, int, float]] = field(default_factory=list)
     """(phone, version, when) each time a watching phone's poll brought a newer version."""
     reached: list[float] = field(default_factory=list)
@@ -296,6 +307,7 @@ class Phone:
         self.server, self.number, self.run = server, number, run
         self.address = f"10.0.{number // 250}.{number % 250 + 1}"
         self.cookies: dict[str, str] = {}
+        self.records = 0
 
     def request(self, kind: str, method: str, path: str, data=None, htmx: bool = False) -> Answer:
         headers = {
@@ -354,6 +366,9 @@ class Phone:
 
 def said(page: str) -> str:
     """What a page tells the player went wrong (its alerts and field errors), else its start."""
+    errors = re.search(r'id="hand-errors".*?</ul>', page, re.S)
+    if errors:
+        return " ".join(re.sub(r"<[^>]+>", " ", errors[0].split(">", 1)[1]).split())
     found = re.findall(r'class="(?:alert|invalid-feedback)[^"]*"[^>]*>(.*?)</', page, re.S)
     return " / ".join(" ".join(text.split()) for text in found if text.strip()) or page[:300]
 
@@ -407,10 +422,14 @@ def watcher(phone: Phone, url: str, poll: float, stop: float) -> None:
     while due < stop:
         time.sleep(max(0.0, due - time.monotonic()))
         due += poll
-        if board.poll(phone).status == 200:
+        try:
+            if board.poll(phone).status == 200:
+                with phone.run.lock:
+                    phone.run.seen.append((phone.number, board.version, time.time()))
+                due = time.monotonic() + poll
+        except Failed as error:  # counted, and the phone polls on: every error is reported
             with phone.run.lock:
-                phone.run.seen.append((phone.number, board.version, time.time()))
-            due = time.monotonic() + poll
+                phone.run.errors.append(f"phone {phone.number + 1}: {error}")
 
 
 class FormFields(HTMLParser):
@@ -445,6 +464,8 @@ def with_values(fields: list[tuple[str, str]], **values: str) -> list[tuple[str,
 
 
 def scorekeeper(phone: Phone, username: str, target: Target, poll: float, stop: float) -> None:
+    """Logs in, then saves hands until ``stop``: an error is counted and the phone goes on from
+    the game page, as a player would, so that the run reports every error, not the first."""
     run = phone.run
     login = phone.get("page", "/accounts/login/").text
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login)[1]
@@ -452,55 +473,159 @@ def scorekeeper(phone: Phone, username: str, target: Target, poll: float, stop: 
     phone.follow(phone.request("login", "POST", "/accounts/login/", credentials), "log in")
     board = Board()
     board.read(phone.get("page", target.game_url).text)
-    records = 0
+    turn = 0
     while time.monotonic() < stop:
-        hands = board.latest
-        number = random.randint(1, hands) if hands and random.random() < 1 / 3 else hands + 1
-        while time.monotonic() < stop:  # a stale save is retried with the form opened anew
-            editing = number <= hands
-            path = f"{target.game_url}hands/{number if editing else 'new'}/"
-            form = FormFields(phone.get("form", path).text, "hand-form")
-            sent = {"opponent_points": str(random.choice(TAKE_OVER)), "kitty_points": "0"}
-            if not editing:
-                sent["trump"] = random.choice(SUITS)
-            if "declarer" not in dict(form.fields):  # the first hand: anyone may declare
-                sent["declarer"] = random.choice(form.choices["declarer"])
-            fields = with_values(form.fields, **sent)
-            # Its warning, when someone else's save has moved the game on, is a normal answer.
-            preview = phone.request("preview", "POST", path, [*fields, ("preview", "1")], htmx=True)
-            phone.expect(200, preview, f"preview of hand {number}")
-            double = not editing and records % DOUBLE_TAP_EVERY == 0
-            answer = phone.request("save", "POST", path, fields)
-            if double:
-                answer = phone.request("save", "POST", path, fields)
-            page = phone.follow(answer, f"save of hand {number}").text
-            board.read(page)
-            if STALE in page:
-                with run.lock:
-                    run.stale += 1
-                hands = board.latest
-                number = number if editing else hands + 1
-                continue
-            if "already saved" in page:
-                raise Failed(f"hand {number} was saved differently: {page[:500]!r}")
-            values = dict(fields)
+        turn += 1
+        try:
+            if turn % RESEND_AFTER_CORRECTION_EVERY == 2:
+                resend_after_correction(phone, target, board, stop)
+            else:
+                save_a_hand(phone, target, board, stop)
+            # On the game page until the next hand: one poll.
+            time.sleep(poll)
+            board.poll(phone)
+        except Failed as error:
             with run.lock:
-                run.saves.append(
-                    {
-                        "action": "edited" if editing else "recorded",
-                        # A record's number is the database's: someone may have saved first.
-                        "number": number if editing else None,
-                        "request_key": values["request_key"],
-                        "version": int(values["version"]),
-                        "fields": {name: values[name] for name in {"declarer", *sent}},
-                    }
-                )
-                run.double_taps += double
-            records += not editing
+                run.errors.append(f"phone {phone.number + 1}: {error}")
+            with contextlib.suppress(Failed):
+                board = Board()
+                board.read(phone.get("page", target.game_url).text)
+
+
+def save_a_hand(phone: Phone, target: Target, board: Board, stop: float) -> None:
+    """Records the next hand (two saves in three) or corrects one, from the hand form: a
+    stale page's save is made again on the form opened anew."""
+    run = phone.run
+    hands = board.latest
+    number = random.randint(1, hands) if hands and random.random() < 1 / 3 else hands + 1
+    while time.monotonic() < stop:  # a stale save is retried with the form opened anew
+        editing = number <= hands
+        path = f"{target.game_url}hands/{number if editing else 'new'}/"
+        form = FormFields(phone.get("form", path).text, "hand-form")
+        sent = {"opponent_points": str(random.choice(TAKE_OVER)), "kitty_points": "0"}
+        if not editing:
+            sent["trump"] = random.choice(SUITS)
+        if "declarer" not in dict(form.fields):  # the first hand: anyone may declare
+            sent["declarer"] = random.choice(form.choices["declarer"])
+        fields = with_values(form.fields, **sent)
+        # Its warning, when someone else's save has moved the game on, is a normal answer.
+        preview = phone.request("preview", "POST", path, [*fields, ("preview", "1")], htmx=True)
+        phone.expect(200, preview, f"preview of hand {number}")
+        double = not editing and phone.records % DOUBLE_TAP_EVERY == 0
+        answer = phone.request("save", "POST", path, fields)
+        if double:
+            answer = phone.request("save", "POST", path, fields)
+        if editing and no_longer_fits(answer, run):
             break
-        # On the game page until the next hand: one poll.
-        time.sleep(poll)
-        board.poll(phone)
+        page = phone.follow(answer, f"save of hand {number}").text
+        board.read(page)
+        if STALE in page:
+            with run.lock:
+                run.stale += 1
+            hands = board.latest
+            number = number if editing else hands + 1
+            continue
+        if "already saved" in page:
+            raise Failed(f"hand {number} was saved differently: {page[:500]!r}")
+        # A record's number is the database's: someone may have saved first.
+        action, saved = ("edited", number) if editing else ("recorded", None)
+        with run.lock:
+            run.saves.append(save_of(action, saved, fields, {"declarer", *sent}))
+            run.double_taps += double
+        phone.records += not editing
+        break
+
+
+def resend_after_correction(phone: Phone, target: Target, board: Board, stop: float) -> None:
+    """A hand kept on the phone (its form opened before) sent again 0-11 ms after another
+    phone's correction of the hand before it changed which side declares it: the last hand
+    corrected to held (75: its declarers climb one level and declare next). The resend must be
+    stored, or told that someone else saved first; never checked against hands its form was not
+    made for (refused with "Select a valid choice"). The correction is then taken back, so that
+    the levels stay where the game never ends (unless a hand recorded meanwhile needs it)."""
+    run = phone.run
+    new = f"{target.game_url}hands/new/"
+    page = phone.get("form", new).text
+    number = int(re.search(r'id="hand-form" data-number="(\d+)"', page)[1])
+    if number == 1:
+        return save_a_hand(phone, target, board, stop)
+    form = FormFields(page, "hand-form")
+    sent = {"opponent_points": str(random.choice(TAKE_OVER)), "kitty_points": "0"}
+    kept = with_values(form.fields, **sent, trump=random.choice(SUITS))
+    edit = f"{target.game_url}hands/{number - 1}/"
+    held = {"opponent_points": "75", "kitty_points": "0"}
+    correction = with_values(FormFields(phone.get("form", edit).text, "hand-form").fields, **held)
+    other = Phone(phone.server, phone.number, run)  # the other phone, the same account
+    other.cookies = dict(phone.cookies)
+    corrected: list[Answer] = []
+    correcting = threading.Thread(
+        target=lambda: corrected.append(other.request("save", "POST", edit, correction))
+    )
+    correcting.start()
+    time.sleep(random.uniform(0, 0.011))
+    resent = phone.follow(phone.request("save", "POST", new, kept), "a resend").text
+    correcting.join()
+    board.read(resent)
+    if not corrected:
+        raise Failed(f"the correction of hand {number - 1} had no answer")
+    stored_correction = not no_longer_fits(corrected[0], run) and (
+        STALE not in other.follow(corrected[0], "a correction").text
+    )
+    with run.lock:
+        run.resends += 1
+        if STALE in resent:
+            run.stale += 1
+        else:
+            run.saves.append(save_of("recorded", None, kept, {"declarer", *sent}))
+            run.resends_stored += 1
+        if stored_correction:
+            run.saves.append(save_of("edited", number - 1, correction, {"declarer", *held}))
+    if stored_correction:
+        take_back(phone, target, number - 1, stop)
+
+
+def take_back(phone: Phone, target: Target, number: int, stop: float) -> None:
+    """Hand ``number`` corrected back to a take-over, from its form opened anew; refused when a
+    hand recorded meanwhile was declared by the side that held (then the level stays)."""
+    run = phone.run
+    path = f"{target.game_url}hands/{number}/"
+    while time.monotonic() < stop:
+        sent = {"opponent_points": str(random.choice(TAKE_OVER)), "kitty_points": "0"}
+        fields = with_values(FormFields(phone.get("form", path).text, "hand-form").fields, **sent)
+        answer = phone.request("save", "POST", path, fields)
+        if no_longer_fits(answer, run):
+            return
+        page = phone.follow(answer, f"taking back the correction of hand {number}").text
+        if STALE in page:
+            with run.lock:
+                run.stale += 1
+            continue
+        with run.lock:
+            run.saves.append(save_of("edited", number, fields, {"declarer", *sent}))
+        return
+
+
+def no_longer_fits(answer: Answer, run: Run) -> bool:
+    """A correction refused because a later hand, recorded meanwhile, could not follow it (a
+    correction to held kept by the hand its holders then declared): the game's normal answer,
+    counted."""
+    if answer.status == 200 and "no longer fits" in answer.text:
+        with run.lock:
+            run.kept_corrections += 1
+        return True
+    return False
+
+
+def save_of(action: str, number: int | None, fields: list, names: set[str]) -> dict:
+    """A save a scorekeeper was told succeeded, as `check_hands` reads it."""
+    values = dict(fields)
+    return {
+        "action": action,
+        "number": number,
+        "request_key": values.get("request_key", ""),
+        "version": int(values["version"]),
+        "fields": {name: values[name] for name in names},
+    }
 
 
 def warm_up(server: str, target: Target) -> None:
@@ -617,8 +742,19 @@ def print_report(run: Run, errors: list[str], *, seconds: float, poll: float) ->
         f"corrected: {len(run.saves) - recorded}; stale saves retried: {run.stale}; "
         f"in {seconds:g} s with polls every {poll:g} s."
     )
+    print(
+        f"resends after a correction: {run.resends} ({run.resends_stored} stored, the others "
+        f"told someone saved first); corrections refused as a later hand no longer fits: "
+        f"{run.kept_corrections}."
+    )
     if errors:
-        print(f"{len(errors)} errors:", *errors[:20], sep="\n  ")
+        # Every error, the same ones counted together.
+        counted: dict[str, int] = {}
+        for error in errors:
+            counted[error] = counted.get(error, 0) + 1
+        print(f"{len(errors)} errors:")
+        for error, count in counted.items():
+            print(f"  {count} × {error}" if count > 1 else f"  {error}")
     else:
         print("0 errors; every saved hand is in the database once, as last saved.")
 

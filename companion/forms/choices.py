@@ -27,6 +27,9 @@ TRUMP_CHOICES = [
     ("C", "♣"),
     ("", _("No trump")),
 ]
+# Where no trump is an answer of its own (told apart from none tapped): the hand and dispute forms.
+NO_TRUMP = "none"
+TRUMP_OR_NONE_CHOICES = [*TRUMP_CHOICES[:4], (NO_TRUMP, _("No trump"))]
 
 
 class GroupRulesField(forms.ChoiceField):

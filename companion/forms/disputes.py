@@ -6,7 +6,12 @@ from django import forms
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.forms.choices import LEVEL_CHOICES, RULES_CHOICES, TRUMP_CHOICES
+from companion.forms.choices import (
+    LEVEL_CHOICES,
+    NO_TRUMP,
+    RULES_CHOICES,
+    TRUMP_OR_NONE_CHOICES,
+)
 from scoring import (
     PRESETS,
     Card,
@@ -26,8 +31,7 @@ from scoring import (
 from scoring.cli import judge_input
 from scoring.table import MAX_PLAYERS, MIN_PLAYERS
 
-NO_TRUMP = "none"
-DISPUTE_TRUMP_CHOICES = [*TRUMP_CHOICES[:4], (NO_TRUMP, _("No trump"))]
+DISPUTE_TRUMP_CHOICES = TRUMP_OR_NONE_CHOICES
 PLAYERS_CHOICES = [(count, str(count)) for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
 # The decks a table can take are those `scoring` proposes for some number of players.
 DECKS_CHOICES = [

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.forms.choices import TRUMP_CHOICES
+from companion.forms.choices import NO_TRUMP, TRUMP_OR_NONE_CHOICES
 from companion.forms.results import WHOLE_NUMBER, HandResultForm, number_input
 from companion.models import Hand
 from scoring import (
@@ -15,7 +15,6 @@ from scoring import (
     CardError,
     HandResult,
     PlayedHand,
-    ScoringError,
     Side,
     Suit,
     TakenBack,
@@ -24,27 +23,14 @@ from scoring import (
 from scoring import points as card_points
 from scoring.cards import check_copies
 from scoring.game import Game as ScoredGame
-from scoring.table import check_bid
+from scoring.table import trumps_allowed, weakest_bid
 
 # The friends field's answer when the called card never turned up (or the declarer played it).
 NOBODY = "nobody"
 
 
-def allowed_trumps(bid: Bid) -> list[str]:
-    """The trumps (``""``: none) that ``bid`` allows, as `scoring` says."""
-    allowed = []
-    for trump in (*Suit, None):
-        try:
-            check_bid(bid, trump)
-        except ScoringError:
-            continue
-        allowed.append(trump.value if trump else "")
-    return allowed
-
-
-def bid_for(trump: Suit | None) -> Bid:
-    """The bid a hand with ``trump`` most likely had: the weakest that allows it."""
-    return next(bid for bid in Bid if (trump.value if trump else "") in allowed_trumps(bid))
+def trump_answer(value: str) -> Suit | None:
+    return None if value == NO_TRUMP else Suit(value)
 
 
 class HandForm(HandResultForm):
@@ -53,7 +39,8 @@ class HandForm(HandResultForm):
     The game's table shapes it: the declarer is one of those who may start the hand; a
     find-a-friend hand asks who played the called cards; a fixed trump asks no bid and no
     trump; the kitty and the points are bounded by the decks, the cards taken back by a hand.
-    Without a bid the hand had the weakest bid its trump allows; the kitty's cards give its
+    The trump is what the table tapped (or a bid of jokers says: no trump); without a bid the
+    hand had the weakest bid its trump allows (`scoring.weakest_bid`); the kitty's cards give its
     points, and without either the kitty counts 0 unless the opponents took the last trick.
     """
 
@@ -64,11 +51,13 @@ class HandForm(HandResultForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    # Never preselected: a hand records only the trump the table named. Left empty, a bid of
+    # jokers names it (no trump); anything else is refused (see `clean`).
     trump = forms.TypedChoiceField(
         label=_("Trump"),
-        choices=TRUMP_CHOICES,
-        coerce=Suit,
-        empty_value=None,
+        choices=TRUMP_OR_NONE_CHOICES,
+        coerce=trump_answer,
+        empty_value="",
         required=False,
         widget=forms.RadioSelect,
     )
@@ -101,7 +90,12 @@ class HandForm(HandResultForm):
         super().__init__(*args, **kwargs)
         self.before, self.number, self.table = game, number, game.table
         table, state, fields = game.table, game.state, self.fields
-        fields["declarer"].choices = [(seat, table.players[seat]) for seat in state.next_declarers]
+        # Any seat is taken, and only those who may start the hand are offered: a seat the
+        # game no longer allows (another phone's change) is refused by `scoring`, in words.
+        fields["declarer"].choices = list(enumerate(table.players))
+        fields["declarer"].widget.choices = [
+            (seat, table.players[seat]) for seat in state.next_declarers
+        ]
         fields["declarer"].initial = state.next_declarer
         if table.fixed_teams:
             del fields["friends"]
@@ -163,8 +157,13 @@ class HandForm(HandResultForm):
         if not self._kitty_points(data):
             return data
         if self.table.trumps.bids:
-            trump = data["trump"]
-            bid = data["bid"] or bid_for(trump)
+            trump, bid = data["trump"], data["bid"]
+            if trump == "":
+                if bid is None or trumps_allowed(bid) != (None,):
+                    self.add_error("trump", _("Tap the trump suit, or No trump."))
+                    return data
+                trump = None  # a bid of jokers: no trump
+            bid = bid or weakest_bid(trump)
         else:
             trump, bid = self.table.trumps.fixed(self.number), None
         data["trump"], data["bid"] = trump, bid
@@ -237,6 +236,8 @@ class HandForm(HandResultForm):
         fields = hand.snapshot()
         del fields["number"]
         fields["friends"] = [str(seat) for seat in hand.friends] or [NOBODY]
+        if hand.bid:  # a game whose trump is bid
+            fields["trump"] = hand.trump or NO_TRUMP
         if fields["kitty_cards"]:
             del fields["kitty_points"]
         return fields

@@ -6,7 +6,10 @@ from django import template
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from companion.display import either, joined, level, names, rules_title, suit_symbol
+from companion.display import card_label, either, joined, level, names, rules_title, suit_symbol
+from companion.forms.choices import FORMAT_CHOICES, SIDE_CHOICES
+from companion.models import Hand
+from scoring.cards import Card
 from scoring.game import Game
 from scoring.rules import Side
 from scoring.settle import Settlement, explain
@@ -85,6 +88,12 @@ HAND_FIELD_LABELS = {
 }
 
 
+# What the history shows for a hand's stored values: the words of the hand form's buttons.
+BID_WORDS = dict(Hand.Bid.choices)
+SIDE_WORDS = dict(SIDE_CHOICES)
+FORMAT_WORDS = dict(FORMAT_CHOICES)
+
+
 @register.filter
 def changed_fields(change) -> list[tuple[str, object, object]]:
     """A history entry as (what, before, after) rows: for an edit only what it changed.
@@ -97,6 +106,10 @@ def changed_fields(change) -> list[tuple[str, object, object]]:
         "declarer": lambda seat: players[seat] if seat is not None else None,
         "friends": lambda seats: joined([players[seat] for seat in seats]) or gettext("nobody"),
         "trump": lambda trump: suit_symbol(trump),
+        "bid": lambda bid: BID_WORDS.get(bid),
+        "kitty_cards": lambda codes: " ".join(map(card_label, map(Card.parse, codes.split()))),
+        "last_trick_winner": lambda side: SIDE_WORDS.get(side, side),
+        "last_trick_format": lambda led: FORMAT_WORDS.get(led, led),
     }
     rows = []
     for name, label in HAND_FIELD_LABELS.items():

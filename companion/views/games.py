@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
 from django.db.models import Prefetch, prefetch_related_objects
 from django.db.models.fields.json import KeyTransform
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from companion.display import CARD_GRID, level, names, suit_symbol
-from companion.forms.hands import HandForm, allowed_trumps
+from companion.forms.choices import NO_TRUMP
+from companion.forms.hands import HandForm
 from companion.models import (
     CONFIRMERS,
     Game,
@@ -37,7 +38,7 @@ from scoring.cards import Card, Rank, Suit, full_pack
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError, GameState, PlayedHand, resume
 from scoring.stats import HandLine
-from scoring.table import Bid, Table
+from scoring.table import Bid, Table, trumps_allowed
 
 GAME_FIELDS = ("group",)
 # The seats with their players in one query: every page of a game names them.
@@ -443,17 +444,30 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
 @page_and_form
 @login_required
 def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    game = member_game(request, group_id, pk)
-    hands = list(game.hands.all())
+    try:
+        game = member_game(request, group_id, pk)
+    except Http404:
+        if _sent_by_script(request):
+            return _not_storable(request, group_id, pk)
+        raise
+    hands = game.hands_and_version()
     return _hand_page(request, game, hands, number=len(hands) + 1)
 
 
 @page_and_form
 @login_required
 def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
-    game = member_game(request, group_id, pk)
-    hands = list(game.hands.all())
+    try:
+        game = member_game(request, group_id, pk)
+    except Http404:
+        if _sent_by_script(request):
+            return _not_storable(request, group_id, pk)
+        raise
+    hands = game.hands_and_version()
     if not 1 <= number <= len(hands):
+        if _sent_by_script(request):
+            why = _("Hand %(number)d was deleted since.") % {"number": number}
+            return _unstorable(why, status=409)
         return redirect(game)
     if request.method == "POST" and request.POST.get("action") == "delete":
         try:
@@ -478,7 +492,7 @@ def _overtaken(request: HttpRequest, game: Game, editing: int | None) -> HttpRes
         )
         return redirect(game)
     game.refresh_from_db()
-    hands = list(game.hands.all())
+    hands = game.hands_and_version()
     return _hand_page(request, game, hands, editing or len(hands) + 1, stale=True)
 
 
@@ -509,7 +523,10 @@ def _hand_page(
     initial = HandForm.initial_from(hands[number - 1]) if editing else None
     form = HandForm(data, initial=initial, game=before, number=number)
     if not editing and before.state.game_over:
-        messages.info(request, _("The game is over: no more hands to record."))
+        over = _("The game is over: no more hands to record.")
+        if saving and request.htmx:
+            return _unstorable(over, status=409)
+        messages.info(request, over)
         return redirect(game)
 
     if stale:
@@ -523,13 +540,13 @@ def _hand_page(
     elif saving and form.is_valid():
         try:
             if editing:
-                game.edit_hand(
+                hand = game.edit_hand(
                     number, form.hand_fields(), version=_version(request), by=request.user
                 )
                 message = correction_message(game.scored(hands), game.scored(), number)
                 messages.success(request, message)
             else:
-                game.record_hand(
+                hand = game.record_hand(
                     form.hand_fields(),
                     version=_version(request),
                     request_key=_request_key(request),
@@ -544,13 +561,13 @@ def _hand_page(
                 )
                 % {"number": error.hand.number},
             )
-            return _gone_to(request, game)
+            return _stored(request, game, error.hand)
         except StaleGame:
             return _overtaken(request, game, number if editing else None)
         except GameError as error:
             form.add_error(None, refused_edit(error, number, len(hands)))
         else:
-            return _gone_to(request, game)
+            return _stored(request, game, hand)
 
     template = "companion/hand_form.html"
     if request.htmx and preview:
@@ -589,16 +606,44 @@ def _mark_errors(form: HandForm) -> str | None:
     return wrong[0] if wrong else None
 
 
-def _gone_to(request: HttpRequest, game: Game) -> HttpResponse:
-    """To the game after a save: a redirect, or for the page's script, where to go."""
+def _stored(request: HttpRequest, game: Game, hand: Hand) -> HttpResponse:
+    """To the game after a save: a redirect, or for the page's script, where to go. Its header
+    says which hand is stored: only that answer lets the phone drop the copy it keeps."""
     if request.htmx:
-        return HttpResponseClientRedirect(game.get_absolute_url())
-    return redirect(game)
+        response = HttpResponseClientRedirect(game.get_absolute_url())
+    else:
+        response = redirect(game)
+    response["Hand-Saved"] = str(hand.number)
+    return response
+
+
+def _sent_by_script(request: HttpRequest) -> bool:
+    """A save sent by the page's script, which keeps the hand until it hears what became of it."""
+    return request.method == "POST" and bool(request.htmx) and not previewing(request)
+
+
+def _unstorable(why: str, *, status: int) -> HttpResponse:
+    """For the page's script: a hand that can no longer be stored, and why, in words. The phone
+    shows it and keeps the hand until the player drops it."""
+    response = HttpResponse(why, status=status, content_type="text/plain; charset=utf-8")
+    response["Hand-Unstorable"] = "true"
+    return response
+
+
+def _not_storable(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    """A hand sent for a game this account no longer sees: deleted, or its group left."""
+    if Game.objects.filter(pk=pk, group_id=group_id).exists():
+        why = _("This account is no longer a member of the game's group.")
+        return _unstorable(why, status=403)
+    return _unstorable(_("The game was deleted."), status=404)
 
 
 def bid_trumps() -> dict[str, str]:
     """For the page's script: the trumps each bid allows, as `scoring` says."""
-    return {bid.value: " ".join(trump or "none" for trump in allowed_trumps(bid)) for bid in Bid}
+    return {
+        bid.value: " ".join(trump.value if trump else NO_TRUMP for trump in trumps_allowed(bid))
+        for bid in Bid
+    }
 
 
 def refused_edit(error: GameError, number: int, count: int) -> str:
@@ -762,8 +807,11 @@ def sentences(said: list[str]) -> str:
 def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = member_game(request, group_id, pk)
     changes = list(game.changes.select_related("by"))
+    # Who made each change, by their name on the group's roster where their account has one.
+    roster = dict(game.group.players.exclude(user=None).values_list("user_id", "name"))
     for change in changes:
         change.game = game  # its seats name the players the changes are about
+        change.by_name = roster.get(change.by_id) or (change.by and change.by.get_username())
     return render(request, "companion/game_history.html", {"game": game, "changes": changes})
 
 

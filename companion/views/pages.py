@@ -40,6 +40,7 @@ SHELL = (
     "bootstrap/css/bootstrap.min.css",
     "companion/app.css",
     "django_htmx/htmx-2.min.js",
+    "companion/kept.js",
     "companion/confirm.js",
     "companion/share.js",
     "companion/install.js",

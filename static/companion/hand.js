@@ -8,6 +8,7 @@
   function start() {
     const form = document.getElementById("hand-form");
     if (!form) return;
+    restore(form);
     kitty(form);
     friends();
     points(form);
@@ -141,8 +142,10 @@
     update();
   }
 
-  // Bid and trump: only the bids `scoring` allows with the chosen trump can be tapped; with
-  // none tapped the hand had the weakest one allowed, which the section's button names.
+  // Bid and trump: the trump starts untapped (the table names it); once tapped, only the bids
+  // `scoring` allows with it can be tapped, and with none tapped the hand had the weakest one
+  // allowed, which the section's button names. A bid of jokers means no trump: tapping one
+  // taps "No trump" too.
   function bids(form) {
     const box = document.getElementById("bid-choices");
     if (!box) return;
@@ -150,16 +153,17 @@
       const [bid, trumps] = pair.split(":");
       return [bid, trumps.split(" ")];
     }));
+    const noTrumpOnly = (bid) => (allows.get(bid) || []).join(" ") === "none";
     const summary = document.querySelector("#bid-more > summary");
     const title = summary.textContent.trim();
     const update = () => {
-      const trump = checkedValue(form, "trump") || "none";
+      const trump = checkedValue(form, "trump");
       let shown = null;
       box.querySelectorAll("input[name=bid]").forEach((radio) => {
-        const ok = (allows.get(radio.value) || []).includes(trump);
-        radio.disabled = !ok;
+        const ok = !trump || (allows.get(radio.value) || []).includes(trump);
+        radio.disabled = !ok && !noTrumpOnly(radio.value);
         if (!ok) radio.checked = false;
-        if (ok && (radio.checked || !shown)) shown = radio;
+        if (trump && ok && (radio.checked || !shown)) shown = radio;
       });
       const checked = box.querySelector("input[name=bid]:checked") || shown;
       // The sentence is the server's ("Bid: {choice}"), so that each language words it.
@@ -167,73 +171,75 @@
       summary.textContent = checked ? summary.dataset.chosen.replace("{choice}", choice) : title;
     };
     form.addEventListener("change", (event) => {
+      if (event.target.name === "bid" && event.target.checked && noTrumpOnly(event.target.value)) {
+        const none = form.querySelector('input[name="trump"][value="none"]');
+        if (none && !none.checked) {
+          none.checked = true;
+          changed(none);
+        }
+      }
       if (event.target.name === "trump" || event.target.name === "bid") update();
     });
     update();
   }
 
-  // Save: sent by this script, so that a save without a connection is kept on the phone and
-  // sent once when the connection returns. The request key makes a repeated send harmless;
-  // an answer that refuses the hand brings the form back with it, to be fixed.
+  // Save: sent by this script (kept.js), which keeps the hand on the phone until the server
+  // says it is stored, whatever happens on the way. A hand refused for what it says comes back
+  // in its form, to be fixed.
   function save(form) {
-    const key = "tractor-hand:" + location.pathname;
-    const waiting = document.getElementById("hand-waiting");
-    let sending = false;
-    const kept = () => { try { return localStorage.getItem(key); } catch (e) { return null; } };
-    const keep = (body) => {
-      localStorage.setItem(key, body);
-      waiting.hidden = false;
-    };
-    const send = async (body) => {
-      if (sending) return;
-      sending = true;
-      let response;
-      try {
-        response = await fetch(form.action, {
-          method: "POST",
-          body: body,
-          credentials: "same-origin",
-          headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
-        });
-      } catch (e) {
-        sending = false;
-        keep(body);
-        return;
-      }
-      localStorage.removeItem(key);
-      const to = response.headers.get("HX-Redirect");
-      if (to) return location.assign(to);
-      const page = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("hand-page");
-      if (!page) return location.assign(response.url);
+    const hands = window.tractorHands;
+    if (!hands) return;
+    const url = form.getAttribute("action");
+    const number = form.dataset.number;
+    const refused = (html) => {
+      hands.drop(url);
+      const page = new DOMParser().parseFromString(html, "text/html").getElementById("hand-page");
+      if (!page) return location.reload();
       document.getElementById("hand-page").replaceWith(page);
       if (window.htmx) window.htmx.process(page);
       start();
     };
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const body = new URLSearchParams(new FormData(form)).toString();
-      if (navigator.onLine === false) keep(body);
-      else send(body);
+    const saved = (outcome) => location.assign(outcome.response.headers.get("HX-Redirect") || outcome.response.url);
+    // Whether this page's Save kept the hand (else it was kept before the page was opened).
+    let tapped = false;
+    hands.here({
+      url,
+      // Its kept hand, sent again in the background: stored, the page goes where a save goes
+      // when it was saved here, else it shows the game as it now is (the next hand's form,
+      // rather than a return to the scoreboard); refused, the hand is back in its form.
+      resent: (outcome) => {
+        if (outcome.kind === "saved") tapped ? saved(outcome) : location.reload();
+        else if (outcome.kind === "refused") refused(outcome.html);
+      },
     });
-    const flush = () => { const body = kept(); if (body) send(body); };
-    const body = kept();
-    if (body) {
-      // Shown as it was kept, until it is sent.
-      const data = new URLSearchParams(body);
-      form.querySelectorAll("input[name]").forEach((input) => {
-        if (input.type === "radio" || input.type === "checkbox") input.checked = data.getAll(input.name).includes(input.value);
-        else if (data.has(input.name)) input.value = data.get(input.name);
-      });
-      waiting.hidden = false;
-      if (navigator.onLine !== false) flush();
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      tapped = true;
+      const body = new URLSearchParams(new FormData(form)).toString();
+      if (navigator.onLine === false) return hands.keep(url, body, number);
+      const outcome = await hands.save(url, body, number);
+      if (outcome.kind === "saved") saved(outcome);
+      else if (outcome.kind === "refused") refused(outcome.html);
+    });
+  }
+
+  // A hand kept on the phone for this form is shown in it as it was kept: until it is sent, or
+  // to be fixed when it was refused for what it says (then it is the form's, never sent again
+  // by itself). Before the other helpers read the form.
+  function restore(form) {
+    const hands = window.tractorHands;
+    const kept = hands && hands.kept(form.getAttribute("action"));
+    if (!kept || kept.state === "unstorable") return;
+    const data = new URLSearchParams(kept.body);
+    form.querySelectorAll("input[name]").forEach((input) => {
+      if (input.name === "csrfmiddlewaretoken") return;
+      if (input.type === "radio" || input.type === "checkbox") input.checked = data.getAll(input.name).includes(input.value);
+      else if (data.has(input.name)) input.value = data.get(input.name);
+    });
+    if (kept.state === "refused") {
+      hands.drop(kept.url);
+      changed(form.querySelector("input[name=opponent_points]") || form);
     }
-    if (!window.handSaveWatch) {
-      // Once per page, whatever form is shown by then.
-      window.handSaveWatch = true;
-      window.addEventListener("online", () => document.getElementById("hand-form") && window.handFlush());
-      setInterval(() => navigator.onLine !== false && window.handFlush(), 15000);
-    }
-    window.handFlush = flush;
   }
 
   // After a refused save the first error is in view and focused.

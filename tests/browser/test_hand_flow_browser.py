@@ -129,6 +129,7 @@ def test_typed_kitty_cards_count_like_tapped_ones(hand_page):
 def test_a_refused_save_opens_with_its_error_in_view_and_focused(hand_page, game, screenshot):
     phone = hand_page
     phone.locator("#id_declarer label", has_text="Mei").click()
+    phone.locator("#id_trump label", has_text="♥").click()
     phone.locator("#id_opponent_points").fill("33")
     phone.get_by_role("button", name="Save hand").click()
 
@@ -151,6 +152,7 @@ def test_a_refused_save_opens_with_its_error_in_view_and_focused(hand_page, game
 def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once(hand_page, game, screenshot):
     phone = hand_page
     phone.locator("#id_declarer label", has_text="Mei").click()
+    phone.locator("#id_trump label", has_text="No trump").click()
     phone.get_by_role("button", name="40", exact=True).click()
     phone.locator("#preview").get_by_text("Opponents 40").wait_for()
 
@@ -171,3 +173,50 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once(hand_page, gam
     ).first.wait_for()
     assert Hand.objects.count() == 1
     assert phone.evaluate("Object.keys(localStorage).length") == 0
+
+
+def test_the_trump_starts_untapped_and_a_hand_without_it_is_refused(hand_page, game, screenshot):
+    phone = hand_page
+    trumps = phone.locator("#id_trump input")
+    assert [trumps.nth(i).is_checked() for i in range(trumps.count())] == [False] * 5
+    expect(phone.locator("#bid-more > summary")).to_have_text("Bid")
+    taps = [
+        phone.locator("#id_declarer label", has_text="Mei"),
+        phone.get_by_role("button", name="40", exact=True),
+        phone.get_by_role("button", name="Save hand"),
+    ]
+    for tap in taps:
+        tap.click()
+
+    phone.locator("#hand-errors").get_by_text("Tap the trump suit, or No trump.").wait_for()
+    screenshot(phone, "no-trump-tapped")
+    assert in_view(phone, phone.locator("#id_trump"))
+    assert not Hand.objects.exists()
+
+    # A plain hand without trump: one tap more than when "No trump" came tapped (3 taps).
+    taps.insert(1, phone.locator("#id_trump label", has_text="No trump"))
+    taps[1].click()
+    expect(phone.locator("#bid-more > summary")).to_have_text("Bid: Small jokers")
+    phone.locator("#preview").get_by_text("Opponents 40").wait_for()
+    taps[-1].click()
+    phone.wait_for_url(f"**{game.get_absolute_url()}")
+    assert len(taps) == 4
+    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("", "small-jokers")
+
+
+def test_tapping_a_bid_of_jokers_taps_no_trump(hand_page, game):
+    phone = hand_page
+    phone.locator("#id_declarer label", has_text="Mei").click()
+    phone.locator("#id_trump label", has_text="♠").click()
+    phone.locator("#bid-more > summary").click()
+    expect(phone.locator("#bid-more > summary")).to_have_text("Bid: One level card")
+    phone.locator("#id_bid label", has_text="Big jokers").click()
+
+    expect(phone.locator("#id_trump input[value=none]")).to_be_checked()
+    expect(phone.locator("#id_trump input[value=S]")).not_to_be_checked()
+    expect(phone.locator("#bid-more > summary")).to_have_text("Bid: Big jokers")
+    phone.get_by_role("button", name="40", exact=True).click()
+    phone.locator("#preview").get_by_text("Opponents 40").wait_for()
+    phone.get_by_role("button", name="Save hand").click()
+    phone.wait_for_url(f"**{game.get_absolute_url()}")
+    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("", "big-jokers")

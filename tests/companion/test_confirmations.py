@@ -244,7 +244,7 @@ def test_a_flag_shows_with_the_dispute_link(game, mei, jun, hao):
         None,
     )
     history = read(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
-    assert "Hand 1 flagged hao" in history
+    assert "Hand 1 flagged Hao" in history  # the roster name of the account, not its username
     assert "“Jun took the last trick”" in history
 
 
@@ -471,8 +471,8 @@ def test_the_game_history_names_confirmations(game, mei, jun):
 
     history = read(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
 
-    assert "Hand 1 confirmed jun" in history
-    assert "Hand 1 recorded mei" in history
+    assert "Hand 1 confirmed Jun" in history
+    assert "Hand 1 recorded Mei" in history
 
 
 def test_others_cannot_confirm(game, mei, outsider, client):

@@ -159,9 +159,11 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
             "or another bid.",
         ),
         (
-            {"bid": "pair", "trump": ""},
+            {"bid": "pair", "trump": "none"},
             "A pair of level cards won the bid, so their suit is trump: choose the suit",
         ),
+        ({"trump": ""}, "Tap the trump suit, or No trump."),
+        ({"bid": "pair", "trump": ""}, "Tap the trump suit, or No trump."),
     ],
 )
 def test_it_refuses_a_bad_hand_naming_the_problem_and_keeping_the_input(
@@ -237,13 +239,41 @@ def test_it_tells_the_slower_of_two_scorekeepers_and_keeps_the_first_save(client
     assert list(Hand.objects.values_list("opponent_points", flat=True)) == [45]
 
 
+def test_a_save_overtaken_by_a_correction_between_its_reads_is_told_someone_saved_first(
+    client, game, user, before_hands_are_read
+):
+    # Hand 2 is made on a page of version V, after Mei held hand 1: Mei may start it. A
+    # correction of hand 1 to 80 (the deal passes to Jun and Hao) lands while the save is
+    # read: after the game's version, before its hands.
+    record(client, game)
+    game.refresh_from_db()
+    loaded = game.version
+
+    def correct() -> None:
+        hand = Hand.objects.get(number=1).snapshot()
+        game.edit_hand(1, {**hand, "opponent_points": 80}, version=loaded, by=user)
+
+    before_hands_are_read(correct)
+
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+        {"version": loaded, "request_key": "late", **held_form(declarer="0")},
+        follow=True,
+    )
+
+    assert Hand.objects.get(number=1).opponent_points == 80  # the correction landed
+    assert "Select a valid choice" not in response.text
+    assert "Someone else saved a change first" in read(response.text)
+    assert Hand.objects.count() == 1
+
+
 def test_it_lets_only_the_declaring_team_declare_the_next_hand(client, game):
     record(client, game)
     page = new_hand_page(client, game)
 
     response = record(client, game, declarer="1")
 
-    assert "Select a valid choice. 1 is not one of the available choices." in response.text
+    assert "Jun cannot start this hand: Mei or Lin may start it." in read(response.text)
     assert Hand.objects.count() == 1
     # Under a bid either partner may start; the one whose turn it is comes ticked.
     assert re.findall(r'name="declarer" id="[^"]+"\s+value="(\d)"[^>]*?(checked)?>', page) == [
@@ -716,3 +746,120 @@ def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends)
     assert "Hand 1 deleted" in history
     assert "friends Wei" in history
     assert "declarer Mei" in history
+
+
+SCRIPT = {"HX-Request": "true"}
+
+
+def test_a_saved_hand_s_answer_says_which_hand_is_stored_and_so_does_a_resend(client, game):
+    data = {"version": game.version, "request_key": "kept-on-the-phone", **held_form()}
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+
+    first = client.post(url, data, headers=SCRIPT)
+    resent = client.post(url, data, headers=SCRIPT)
+
+    assert first["Hand-Saved"] == resent["Hand-Saved"] == "1"
+    assert resent["HX-Redirect"] == game.get_absolute_url()
+    assert Hand.objects.count() == 1
+    game.refresh_from_db()
+    corrected = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
+        {"version": game.version, **held_form(opponent_points="50")},
+        headers=SCRIPT,
+    )
+    assert corrected["Hand-Saved"] == "1"
+
+
+def test_a_hand_refused_for_what_it_says_is_answered_with_its_form_not_as_stored(client, game):
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+        {"version": game.version, "request_key": "k", **held_form(opponent_points="33")},
+        headers=SCRIPT,
+    )
+
+    assert response.status_code == 422
+    assert "Hand-Saved" not in response
+    assert "Hand-Unstorable" not in response
+    assert 'id="hand-page"' in response.text
+
+
+def test_a_hand_for_a_game_that_is_over_is_answered_as_unstorable_in_words(
+    client, member, start_game
+):
+    game = start_game(levels=[Rank.ACE, Rank.TWO, Rank.ACE, Rank.TWO])
+    record(client, game, opponent_points="30")
+    game.refresh_from_db()
+
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
+        {"version": game.version, "request_key": "late", **held_form()},
+        headers=SCRIPT,
+    )
+
+    assert (response.status_code, response["Hand-Unstorable"]) == (409, "true")
+    assert response.text == "The game is over: no more hands to record."
+    assert Hand.objects.count() == 1
+
+
+def test_a_hand_for_a_deleted_game_or_a_group_left_is_answered_as_unstorable_in_words(
+    client, game, user, outsider
+):
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+    data = {"version": game.version, "request_key": "late", **held_form()}
+    client.force_login(outsider)
+
+    outside = client.post(url, data, headers=SCRIPT)
+    plain = client.post(url, data)
+    client.force_login(user)
+    game.delete()
+    gone = client.post(url, data, headers=SCRIPT)
+    correction = client.post(url.replace("new", "1"), data, headers=SCRIPT)
+
+    assert (outside.status_code, outside["Hand-Unstorable"]) == (403, "true")
+    assert outside.text == "This account is no longer a member of the game's group."
+    assert plain.status_code == 404  # a plain post is told nothing more
+    assert (gone.status_code, gone.text) == (404, "The game was deleted.")
+    assert correction.text == "The game was deleted."
+
+
+def test_a_correction_of_a_deleted_hand_is_answered_as_unstorable_in_words(client, game):
+    record(client, game)
+    game.refresh_from_db()
+
+    response = client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/2/",
+        {"version": game.version, **held_form()},
+        headers=SCRIPT,
+    )
+
+    assert (response.status_code, response.text) == (409, "Hand 2 was deleted since.")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es", "pt", "zh-hans"])
+def test_the_history_speaks_the_players_words_and_names_in_every_language(
+    client, game, players, user, language
+):
+    # Mei's account is Mei on the roster; her username is not what the table calls her.
+    user.username = "mei5004"
+    user.save()
+    players[0].claim(user)
+    record(client, game, kitty_cards="KS TH 3C 4C 5C 6C 7C 8C", bid="one")
+    game.refresh_from_db()
+    client.post(
+        f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
+        {
+            "version": game.version,
+            **held_form(last_trick_winner="opponents", last_trick_format="pair", bid="pair"),
+            "kitty_cards": "KS TH 3C 4C 5C 6C 7C 9C",
+        },
+    )
+    client.cookies["django_language"] = language
+
+    history = client.get(f"/groups/{game.group_id}/games/{game.pk}/history/").text
+
+    shown = " ".join(re.findall(r"<dd[^>]*>(.*?)</dd>", history, re.S))
+    shown += " ".join(re.findall(r'text-body-secondary">([^<]*) ·', history))
+    raw = ["one", "declarers", "opponents", "single", "KS", "TH", "mei5004"]
+    assert [value for value in raw if re.search(rf"\b{value}\b", shown)] == []
+    assert "K♠ 10♥ 3♣" in shown
+    assert "Mei" in shown

@@ -45,11 +45,37 @@ def test_it_refuses_a_bid_that_contradicts_the_trump_in_the_players_words(client
     assert not Hand.objects.exists()
 
 
-@pytest.mark.parametrize(("trump", "bid"), [("H", "one"), ("", "small-jokers")])
+@pytest.mark.parametrize(("trump", "bid"), [("H", "one"), ("none", "small-jokers")])
 def test_without_a_bid_the_hand_has_the_weakest_its_trump_allows(client, game, trump, bid):
     post(client, game, trump=trump)
 
-    assert (Hand.objects.get().trump, Hand.objects.get().bid) == (trump, bid)
+    stored = Hand.objects.get()
+    assert (stored.trump or "none", stored.bid) == (trump, bid)
+
+
+def test_a_hand_without_its_trump_is_refused_in_words(client, game):
+    response = post(client, game, trump="")
+
+    assert errors(response) == "This hand was not saved: Tap the trump suit, or No trump."
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("bid", ["small-jokers", "big-jokers"])
+def test_a_bid_of_jokers_names_no_trump_by_itself(client, game, bid):
+    post(client, game, trump="", bid=bid)
+
+    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("", bid)
+
+
+def test_the_trump_starts_untapped_and_a_correction_shows_no_trump_tapped(client, game):
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/"
+    page = client.get(url + "new/").text
+    post(client, game, trump="none")
+    correction = client.get(url + "1/").text
+
+    tapped = r'name="trump"[^>]*value="(\w+)"[^>]*checked'
+    assert re.findall(tapped, page) == []
+    assert re.findall(tapped, correction) == ["none"]
 
 
 def test_the_form_tells_its_script_which_trumps_each_bid_allows(client, game):
