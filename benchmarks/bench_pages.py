@@ -55,7 +55,7 @@ HANDS = 30
 ROUNDS = {"save": 9, "warm": 9, "cleared": 5}
 GOALS = {"save": 1.5, "warm": 1.5, "cleared": 2.0}
 PAGES = ("history page", "group page", "player page")
-USERNAME, PASSWORD = "demo", "tractor-demo"  # demo_history's account, a member of each group
+USERNAME, PASSWORD = "demo", "bench-password-not-a-secret"  # a member of each group
 HAND = {
     "trump": "H",
     "opponent_points": "80",  # the opponents take the deal without climbing: the game goes on
@@ -189,6 +189,10 @@ def build() -> None:
                 "last_trick_cards": 1,
             }
             game.record_hand(fields, version=game.version, request_key="", by=user)
+    # The demo account has no password of its own (`make run` gives it one at every start).
+    user = User.objects.get(username=USERNAME)
+    user.set_password(PASSWORD)
+    user.save(update_fields=["password"])
 
 
 def targets() -> dict[int, dict]:
