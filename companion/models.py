@@ -1539,6 +1539,18 @@ class GameSummary(models.Model):
     def newest_first(cls, group: Group) -> models.QuerySet:
         return cls.objects.filter(group=group).order_by("-played", "-game_id")
 
+    @classmethod
+    def years(cls, group: Group) -> list[int]:
+        """The years from the group's first game to its latest, the latest first."""
+        span = cls.objects.filter(group=group).aggregate(
+            first=models.Min("played"), latest=models.Max("played")
+        )
+        first, latest = span["first"], span["latest"]
+        if latest is None:
+            return []
+        last_year, first_year = timezone.localtime(latest).year, timezone.localtime(first).year
+        return list(range(last_year, first_year - 1, -1))
+
 
 def _stored_records(
     summaries: models.Manager, seats: models.Manager, games: list[int] | models.QuerySet
@@ -1957,12 +1969,6 @@ class LadderTally(models.Model):
         """How many games the group has played (one row a rules and decks)."""
         found = cls.objects.filter(group=group, player=None, period=ALL_TIME)
         return found.aggregate(games=models.Sum("games"))["games"] or 0
-
-    @classmethod
-    def years(cls, group: Group) -> list[int]:
-        """The years the group played in, the latest first."""
-        found = cls.objects.filter(group=group, player=None, period__regex=r"^\d{4}$")
-        return sorted({int(period) for period in found.values_list("period", flat=True)})[::-1]
 
 
 def _canonical(rules_json: dict) -> str:

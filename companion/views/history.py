@@ -94,7 +94,7 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
     form = HistoryFilterForm(
         request.GET or None,
         players=[player for pk, player in players.items() if pk in played],
-        years=LadderTally.years(group),
+        years=GameSummary.years(group),
         now=timezone.localtime(),
     )
     player = period = None
@@ -121,13 +121,20 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
         "rows": rows_of(list(page), players),
         "query": query.urlencode(),
         "hands": sum(tally.hands for _rules, _decks, tally in tallies),
+        "all_totals": request.GET.get("totals") == "all",
+        # The most played rules' chart; the others' on demand (a long history holds many).
         "distributions": [
             {
                 "rules": rules,
                 "decks": decks,
-                "chart": charts.totals_chart(rules, tally.totals, decks),
+                "hands": tally.hands,
+                "chart": (
+                    charts.totals_chart(rules, tally.totals, decks)
+                    if n == 0 or request.GET.get("totals") == "all"
+                    else None
+                ),
             }
-            for rules, decks, tally in tallies
+            for n, (rules, decks, tally) in enumerate(tallies)
         ],
     }
     template = "companion/group_history.html"

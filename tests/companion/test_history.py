@@ -389,3 +389,13 @@ def test_a_group_without_games_has_an_empty_history(member, group, cast):
     assert "Ratings appear once a game is finished." in page
     assert "No games here." in page
     assert "No finished game yet: no rating." in player and "No games yet." in player
+
+
+def test_the_other_rules_charts_are_drawn_when_asked(member, group, two_games):
+    page = member.get(url(group)).text
+    asked = member.get(url(group), {"totals": "all"}).text
+
+    # The most played rules' chart is drawn; the other rules are named with their hands.
+    assert page.count("<figure") == 1 and "Show their charts" in page
+    assert "Kawu (1 hand)" in " ".join(page.split())
+    assert asked.count("<figure") == 2 and "Show their charts" not in asked
