@@ -117,6 +117,13 @@ def measure(database: str) -> int:
 # The groups
 
 
+def analyze(pgbin, database: str) -> None:
+    """Give PostgreSQL's planner its statistics, as a database in use has them: a restored or
+    just-built one has none until autovacuum comes by, mid-measurement (a player's page then
+    took 20 times as long at one moment as at the next)."""
+    subprocess.run([pgbin / "psql", "--quiet", "--command", "ANALYZE", database], check=True)
+
+
 def restore(database: str, postgres: bool) -> None:
     """The groups into ``database``: a copy of the kept build, or built now (and kept)."""
     pgbin = newest_postgresql()
@@ -130,6 +137,7 @@ def restore(database: str, postgres: bool) -> None:
             subprocess.run(
                 [pgbin / "pg_restore", "--no-owner", "--dbname", database, kept], check=True
             )
+            analyze(pgbin, database)
         else:
             shutil.copyfile(kept, database.removeprefix("sqlite:///"))
         print(f"the groups, as built before: {kept}", flush=True)
@@ -142,6 +150,7 @@ def restore(database: str, postgres: bool) -> None:
     if postgres:
         assert pgbin is not None
         subprocess.run([pgbin / "pg_dump", "-Fc", "--file", kept, database], check=True)
+        analyze(pgbin, database)
     else:
         shutil.copyfile(database.removeprefix("sqlite:///"), kept)
     print(f"built the groups in {time.perf_counter() - start:.0f} s, kept: {kept}", flush=True)
