@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.db import DatabaseError, connections, models, router, transaction
+from django.db import DatabaseError, OperationalError, connections, models, router, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,6 +36,8 @@ GAMES_PER_TRANSACTION = 5
 """About a twentieth of a second of writing on SQLite, a quarter on a busy machine
 (`benchmarks/bench_exchange.py`: 25 games made a hand save wait 2.1 s there, and 10 games 1.46 s
 on a machine shared with other work); another writer waits for one such transaction at most."""
+SQLITE_TRIES = 40
+"""Times an import's transaction waits for SQLite (each up to its timeout) before giving up."""
 SQLITE_TURN = 0.15
 """Seconds between two transactions on SQLite, whose waiting writers look again only every
 100 ms: without the pause the import takes the database back before they look."""
@@ -96,23 +98,31 @@ def import_group(
             named = set().union(*(entry.usernames for entry in batch)) - found.keys()
             found.update((user.username, user) for user in users.filter(username__in=named))
             _make_way()
-            with transaction.atomic():
+
+            def write(batch: list[GameEntry] = batch, written: int = done + len(batch)) -> None:
                 _games(group, batch, players, found)
-                done += len(batch)
                 if progress:
-                    progress(group, done)
-            del batch
+                    progress(group, written)
+
+            _in_turn(write)
+            done += len(batch)
+            del batch, write
         missing = tuple(sorted(export.usernames - set(found)))
         # The ladder is counted once, whole, before anyone can see the group.
-        rebuild_ladder(group.pk)
-        # Here the group becomes whole and visible: until its members join, nobody can open it.
-        with transaction.atomic():
+        _make_way()
+        _in_turn(lambda: rebuild_ladder(group.pk))
+
+        def become_whole() -> None:
+            # Here the group becomes whole and visible: until its members join, nobody can open it.
             now = timezone.now()
             joined = head.joined
             for user in members:
                 group.add_admin(user, joined=joined.get(user.username, now))
             if whole:
                 whole(group, missing)
+
+        _make_way()
+        _in_turn(become_whole)
     except BaseException as error:  # interrupted too: a part of a group is never left
         if group is not None:
             remove(group)
@@ -229,6 +239,23 @@ def _restamp(rows: list[Hand] | list[ScoringTable], times: list[datetime]) -> No
         )
     for row, moment in zip(rows, times, strict=True):
         row.updated = moment
+
+
+def _in_turn(write: Callable[[], None]) -> None:
+    """Run ``write`` in a transaction of its own, in its turn: on SQLite a table saving hand
+    after hand can hold the database longer than one wait, and an import, unlike a save, can
+    wait again (PostgreSQL makes writers of other groups wait for nothing)."""
+    connection = connections[router.db_for_write(Game)]
+    for attempt in range(SQLITE_TRIES):
+        try:
+            with transaction.atomic():
+                write()
+            return
+        except OperationalError as error:
+            retry = connection.vendor == "sqlite" and "locked" in str(error)
+            if not retry or connection.in_atomic_block or attempt == SQLITE_TRIES - 1:
+                raise
+            time.sleep(SQLITE_TURN)
 
 
 def _make_way() -> None:
