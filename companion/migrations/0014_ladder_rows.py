@@ -5,18 +5,6 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def fill(apps, schema_editor):
-    """Each summary's group and start, then every group's ladder counted from its summaries."""
-    from companion.models import rebuild_ladder
-
-    summaries = apps.get_model("companion", "GameSummary")
-    for summary in summaries.objects.select_related("game").iterator():
-        summary.group_id, summary.played = summary.game.group_id, summary.game.created
-        summary.save(update_fields=["group", "played"])
-    for group_id in apps.get_model("companion", "Group").objects.values_list("pk", flat=True):
-        rebuild_ladder(group_id, apps)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -141,5 +129,4 @@ class Migration(migrations.Migration):
             model_name="laddertally",
             index=models.Index(fields=["group", "period"], name="tallies_by_period"),
         ),
-        migrations.RunPython(fill, migrations.RunPython.noop),
     ]

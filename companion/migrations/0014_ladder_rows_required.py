@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("companion", "0014_ladder_rows"),
+        ("companion", "0014_ladder_rows_counted"),
     ]
 
     operations = [
