@@ -92,12 +92,17 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "crispy_forms",
     # Django's own widget templates, for the project-wide form renderer below.
     "django.forms",
     "axes",
     "django_tasks",
     "django_tasks_db",
 ]
+
+# django-crispy-forms draws forms with the project's own template pack, never a third party's.
+CRISPY_TEMPLATE_PACK = "tractor"
+CRISPY_ALLOWED_TEMPLATE_PACKS = ("tractor",)
 
 # Work that must not run in a request (an import, re-rating a group after an old game changed)
 # is queued in the database and run by `manage.py db_worker`, which `make run` and `make serve`
