@@ -1540,6 +1540,13 @@ class GameSummary(models.Model):
         return cls.objects.filter(group=group).order_by("-played", "-game_id")
 
     @classmethod
+    def played_by(cls, group: Group, player: int) -> models.QuerySet:
+        """The player's games, newest first: the summaries read in order, each checked for the
+        player's seat (no join the planner could order by every game of the group)."""
+        seated = Seat.objects.filter(game_id=models.OuterRef("game_id"), player_id=player)
+        return cls.newest_first(group).filter(models.Exists(seated))
+
+    @classmethod
     def years(cls, group: Group) -> list[int]:
         """The years from the group's first game to its latest, the latest first."""
         span = cls.objects.filter(group=group).aggregate(

@@ -101,9 +101,10 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
     if form.is_bound and form.is_valid():
         player, period = form.cleaned_data["player"], form.cleaned_data["period"]
     tallies = LadderTally.read(group, player, period.tallies if period else [ALL_TIME])
-    games = GameSummary.newest_first(group)
-    if player is not None:
-        games = games.filter(game__seats__player=player)
+    if player is None:
+        games = GameSummary.newest_first(group)
+    else:
+        games = GameSummary.played_by(group, player)
     if period is not None:
         games = games.filter(played__gte=period.start)
         if period.end is not None:
@@ -169,7 +170,7 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     stats = line.statistics if line is not None else PlayerStats(pk)
     board = [line.player_id for line in by_rating(lines.values())]
     points = Rating.monthly(person)
-    latest = GameSummary.newest_first(group).filter(game__seats__player=person)
+    latest = GameSummary.played_by(group, person.pk)
     context = {
         "group": group,
         "person": person,
