@@ -1455,6 +1455,13 @@ class GameSummary(models.Model):
         writes games in bulk (an import, the demo history) passes ``ladder=False`` and
         rebuilds the ladder once at the end (:func:`rebuild_ladder`). Returns the records.
         """
+        with transaction.atomic():  # the ladder's rows stay locked while they move
+            return cls._bring_up_to_date(games, scored, ladder=ladder)
+
+    @classmethod
+    def _bring_up_to_date(
+        cls, games: list[Game], scored: list[ScoredGame] | None, *, ladder: bool
+    ) -> list[GameRecord]:
         old = cls.records_of([game.pk for game in games]) if ladder else {}
         if scored is None or any(game.group.hands_need_confirmation for game in games):
             records = cls.records(games)
