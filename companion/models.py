@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
 from django.db.models.fields.json import KT
-from django.db.models.functions import Lower
+from django.db.models.functions import Length, Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
@@ -31,6 +31,7 @@ from companion.ratings import RatingPoint, rate_game, replay_ratings
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult, declaring_side, replay
 from scoring.stats import (
+    GameLine,
     GameRecord,
     HandLine,
     PlayerStats,
@@ -38,7 +39,7 @@ from scoring.stats import (
     game_stats,
     partial_replay,
 )
-from scoring.table import BY_BID, MAX_PLAYERS, Table, Teams, TrumpRule
+from scoring.table import BY_BID, MAX_PLAYERS, MIN_PLAYERS, Table, Teams, TrumpRule
 
 
 def new_token() -> str:
@@ -1435,9 +1436,20 @@ class GameSummary(models.Model):
     hands = models.JSONField(default=list)
     # The winners' seats as digits ("02"); blank while the game goes on.
     winners = models.CharField(max_length=MAX_PLAYERS, blank=True)
+    # Where the game stands, for lists of games that need not read its hands: everyone's level
+    # now as symbols in seat order ("2T5"), and how many hands it has.
+    levels = models.CharField(max_length=MAX_PLAYERS)
+    hand_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [models.Index(fields=["group", "played", "game"], name="summaries_in_order")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.lookups.GreaterThanOrEqual(Length("levels"), MIN_PLAYERS)
+                & models.lookups.LessThanOrEqual(Length("levels"), MAX_PLAYERS),
+                name="levels_of_every_seat",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"summary of game {self.game_id} at version {self.version}"
@@ -1481,12 +1493,14 @@ class GameSummary(models.Model):
                     version=game.version,
                     hands=record.hands_json(),
                     winners=GameRecord.winners_json(record.winners),
+                    levels=record.line.levels_text(),
+                    hand_count=len(record.hands),
                 )
                 for game, record in zip(games, records, strict=True)
             ],
             update_conflicts=True,
             unique_fields=["game"],
-            update_fields=["played", "version", "hands", "winners"],
+            update_fields=["played", "version", "hands", "winners", "levels", "hand_count"],
         )
         for group_id in sorted({game.group_id for game in games}):
             # Also the lock that makes one group's ladder changes wait for each other.
@@ -1541,6 +1555,43 @@ class GameSummary(models.Model):
         """The stored records of ``games`` (ids, or a query of summaries), by game id: two
         queries, no model objects made."""
         return _stored_records(cls.objects, Seat.objects, games)
+
+    @classmethod
+    def lines_of(cls, games: list[int]) -> dict[int, GameLine]:
+        """The games (ids) as lists show them, by game id: two queries, none of their hands."""
+        rows = cls.objects.filter(game_id__in=games).values_list(
+            "game_id",
+            "played",
+            "levels",
+            "hand_count",
+            "winners",
+            "game__rules_json",
+            "game__decks",
+            "game__teams",
+            "game__called",
+        )
+        seated: dict[int, list[int]] = {}
+        for game_id, player_id in (
+            Seat.objects.filter(game_id__in=games)
+            .order_by("game_id", "position")
+            .values_list("game_id", "player_id")
+        ):
+            seated.setdefault(game_id, []).append(player_id)
+        lines = {}
+        for game_id, played, levels, count, winners, rules_json, decks, teams, called in rows:
+            seats = seated[game_id]
+            lines[game_id] = GameLine.stored(
+                game_id,
+                _rules(_canonical(rules_json)),
+                seats,
+                _fixed_teams(teams, len(seats), decks, called),
+                levels,
+                count,
+                winners,
+                played,
+                decks,
+            )
+        return lines
 
     @classmethod
     def newest_first(cls, group: Group) -> models.QuerySet:
@@ -1992,18 +2043,9 @@ def _canonical(rules_json: dict) -> str:
 def rebuild_ladder(group_id: int, apps=global_apps) -> None:
     """Count the group's whole ladder afresh from its games' summaries and write it: after an
     import or a generated history, and by the migration that made the rows (``apps``: its
-    models). Games without a summary count as games without hands."""
+    models); every game has its summary by then."""
     model = functools.partial(apps.get_model, "companion")
     summaries, seats = model("GameSummary").objects, model("Seat").objects
-    games = model("Game").objects.filter(group_id=group_id)
-    summaries.bulk_create(
-        model("GameSummary")(
-            game_id=pk, group_id=group_id, played=created, version=version, hands=[], winners=""
-        )
-        for pk, created, version in games.filter(summary=None).values_list(
-            "pk", "created", "version"
-        )
-    )
     records = _stored_records(
         summaries, seats, summaries.filter(group_id=group_id).order_by("played", "game_id")
     )

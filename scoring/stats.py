@@ -62,6 +62,7 @@ P = TypeVar("P", bound=Hashable)
 """A player's identity, as the caller knows it: a database id, a name."""
 
 __all__ = [
+    "GameLine",
     "GameRecord",
     "HandLine",
     "Matchup",
@@ -210,10 +211,19 @@ class GameRecord(Generic[P]):
         return self.hands[-1].levels if self.hands else self.start
 
     @property
-    def leaders(self) -> tuple[int, ...]:
-        """The seats at the highest level now, ahead in the game (all while all are level)."""
-        top = max(self.levels)
-        return tuple(seat for seat, level in enumerate(self.levels) if level == top)
+    def line(self) -> GameLine[P]:
+        """The game as a list of games shows it."""
+        return GameLine(
+            key=self.key,
+            rules=self.rules,
+            seats=self.seats,
+            teams=self.teams,
+            levels=self.levels,
+            hand_count=len(self.hands),
+            winners=self.winners,
+            played=self.played,
+            decks=self.decks,
+        )
 
     @property
     def race(self) -> tuple[tuple[Rank, ...], ...]:
@@ -264,6 +274,70 @@ class GameRecord(Generic[P]):
     @staticmethod
     def winners_json(winners: Iterable[int]) -> str:
         return "".join(map(str, winners))
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine(Generic[P]):
+    """A game as a list of games shows it (:attr:`GameRecord.line`): who sat where, its fixed
+    teams, everyone's level now, how many hands were played and who won; none of the hands'
+    lines, which a long list need not read."""
+
+    key: Hashable
+    rules: Rules
+    seats: tuple[P, ...]
+    teams: tuple[tuple[int, ...], ...]
+    levels: tuple[Rank, ...]
+    hand_count: int
+    winners: tuple[int, ...]
+    played: datetime | None = None
+    decks: int = 2
+
+    @classmethod
+    def stored(
+        cls,
+        key: Hashable,
+        rules: Rules,
+        seats: Sequence[P],
+        teams: tuple[tuple[int, ...], ...],
+        levels: str,
+        hand_count: int,
+        winners: str,
+        played: datetime | None = None,
+        decks: int = 2,
+    ) -> GameLine[P]:
+        """A line from what an app stores: the levels as :meth:`levels_text` wrote them and the
+        winners' seats as digits (``"02"``)."""
+        return cls(
+            key,
+            rules,
+            tuple(seats),
+            teams,
+            _levels(levels),
+            hand_count,
+            _seats(winners),
+            played,
+            decks,
+        )
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The seats at the highest level now, ahead in the game (all while all are level)."""
+        top = max(self.levels)
+        return tuple(seat for seat, level in enumerate(self.levels) if level == top)
+
+    def players(self, seats: Iterable[int]) -> tuple[P, ...]:
+        return tuple(self.seats[seat] for seat in seats)
+
+    def won(self, seat: int) -> bool:
+        return seat in self.winners
+
+    def levels_text(self) -> str:
+        """Everyone's level now as symbols in seat order (``"2T5"``), as apps store it."""
+        return "".join(level.symbol for level in self.levels)
 
 
 @dataclass(frozen=True, slots=True)

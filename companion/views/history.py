@@ -29,41 +29,41 @@ from companion.views import RECENT_GAMES
 from companion.views.groups import member_group
 from companion.views.methods import require_safe
 from scoring.cards import Rank
-from scoring.stats import GameRecord, Matchup, PlayerStats, partial_replay
+from scoring.stats import GameLine, Matchup, PlayerStats, partial_replay
 from scoring.table import Teams, default_decks
 
-GAMES_PER_PAGE = 25
+GAMES_PER_PAGE = 20  # a few screens of a phone
 
 
-def game_row(record: GameRecord, players: dict[int, Player]) -> dict:
+def game_row(line: GameLine, players: dict[int, Player]) -> dict:
     """A game as a line of the history: its sides (the fixed teams, or every player in
     find-a-friend) with their levels, who leads or won, and its table where it is not the usual
     one."""
     sides = [
         {
-            "players": [players[pk] for pk in record.players(side)],
-            "won": record.won(side[0]),
-            "level": record.levels[side[0]],
-            "leads": side[0] in record.leaders,
+            "players": [players[pk] for pk in line.players(side)],
+            "won": line.won(side[0]),
+            "level": line.levels[side[0]],
+            "leads": side[0] in line.leaders,
         }
-        for side in record.teams or [(seat,) for seat in range(len(record.seats))]
+        for side in line.teams or [(seat,) for seat in range(len(line.seats))]
     ]
     return {
-        "record": record,
+        "game": line,
         "sides": sides,
         "leaders": [side for side in sides if side["leads"]],
-        "winners": [players[pk] for pk in record.players(record.winners)],
-        "teams": Game.TeamsChoice(_teams(record).value),
-        "decks": record.decks if record.decks != default_decks(len(record.seats)) else None,
+        "winners": [players[pk] for pk in line.players(line.winners)],
+        "teams": Game.TeamsChoice(_teams(line).value),
+        "decks": line.decks if line.decks != default_decks(len(line.seats)) else None,
     }
 
 
-def _teams(record: GameRecord) -> Teams:
-    """How the record's players made sides: no fixed teams is find-a-friend, more than two
-    teams is pairs."""
-    if not record.teams:
+def _teams(line: GameLine) -> Teams:
+    """How the game's players made sides: no fixed teams is find-a-friend, more than two teams
+    is pairs."""
+    if not line.teams:
         return Teams.FIND_A_FRIEND
-    return Teams.PAIRS if len(record.teams) > 2 else Teams.PARTNERS
+    return Teams.PAIRS if len(line.teams) > 2 else Teams.PARTNERS
 
 
 def roster(group: Group) -> dict[int, Player]:
@@ -72,8 +72,8 @@ def roster(group: Group) -> dict[int, Player]:
 
 def rows_of(summaries: list[int], players: dict[int, Player]) -> list[dict]:
     """The games ``summaries`` (their ids, in order) as lines of a list."""
-    records = GameSummary.records_of(summaries)
-    return [game_row(records[pk], players) for pk in summaries]
+    lines = GameSummary.lines_of(summaries)
+    return [game_row(lines[pk], players) for pk in summaries]
 
 
 def by_rating(lines: list[PlayerLadder]) -> list[PlayerLadder]:

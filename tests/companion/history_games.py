@@ -25,7 +25,7 @@ from companion.ratings import replay_ratings
 from scoring import PRESETS, Bid, Format, LastTrick, Rank, Side, Suit, get_rules
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult
-from scoring.stats import GameRecord, every_player_stats
+from scoring.stats import GameLine, GameRecord, every_player_stats
 from scoring.table import Table, Teams, TrumpRule, default_decks
 
 FOURS = ({"teams": Teams.PARTNERS, "players": 4},)
@@ -190,10 +190,12 @@ def next_hand(game: Game) -> dict:
 
 @dataclass(frozen=True)
 class LadderNumbers:
-    """What a group's ladder holds: its games' records in the order played, every player's
-    statistics and ratings, and the history's tallies."""
+    """What a group's ladder holds: its games' records in the order played and their lines
+    (where each stands, as lists show it), every player's statistics and ratings, and the
+    history's tallies."""
 
     records: list[GameRecord]
+    lines: list[GameLine]
     statistics: dict
     ratings: dict
     tallies: dict
@@ -212,8 +214,11 @@ def stored_ladder(group: Group) -> LadderNumbers:
         assert (line.mu, line.sigma) == (
             (points[-1].mu, points[-1].sigma) if points else (None,) * 2
         )
+    order = list(summaries.values_list("game_id", flat=True))
+    game_lines = GameSummary.lines_of(order)
     return LadderNumbers(
         list(GameSummary.records_of(summaries).values()),
+        [game_lines[pk] for pk in order],
         {line.player_id: line.statistics for line in lines},
         ratings,
         {row.key: row.tally for row in LadderTally.objects.filter(group=group)},
@@ -228,6 +233,7 @@ def replayed_ladder(group: Group) -> LadderNumbers:
     ]
     return LadderNumbers(
         records,
+        [record.line for record in records],
         every_player_stats(records),
         replay_ratings(records),
         whole(records, timezone.localtime),
