@@ -461,6 +461,17 @@ def test_a_failed_throw_forces_its_smallest_beatable_combination() -> None:
     assert throw.checked == ("P2", "P3")
 
 
+@pytest.mark.parametrize(("throw", "forced"), [("2S 2D", "2S"), ("2D 2S", "2D")])
+def test_among_equal_level_cards_a_failed_throw_forces_the_one_thrown_first(
+    throw: str, forced: str
+) -> None:
+    judgement = judge_trick(
+        ("P1", throw), rules="open-ladder", level="2", trump="H", hands={"P2": "2H 3H"}
+    )
+    assert judgement.throw is not None
+    assert (judgement.throw.beaten_by, str(judgement.throw.forced)) == ("P2", forced)
+
+
 def test_a_throw_fails_against_a_higher_card_a_follower_played_without_any_hand_given() -> None:
     judgement = judge_trick(("P1", "AS QS"), ("P2", "KS 2S"), rules="open-ladder")
     throw = judgement.throw
