@@ -1782,12 +1782,13 @@ class PlayerLadder(models.Model):
             finished = GameSummary.objects.filter(group_id=group_id).exclude(winners="")
             records = GameSummary.records_of(finished.order_by("played", "game_id"))
             ratings = replay_ratings(records.values())
+            rows = _rating_rows(Rating, ratings)
             with transaction.atomic():
                 # Written first, so that it holds the group until the ratings are all in.
                 done = Group.objects.filter(pk=group_id, ratings_asked=asked)
                 if not done.update(ratings_done=asked):
                     continue  # asked again meanwhile
-                _write_ratings(cls, Rating, group_id, ratings)
+                _write_ratings(cls, Rating, group_id, ratings, rows)
             return
         raise RuntimeError(f"the ratings of group {group_id} kept changing while replayed")
 
@@ -1800,26 +1801,29 @@ def _winners(record: GameRecord | None) -> tuple[int, ...]:
     return () if record is None else record.winners
 
 
-def _write_ratings(lines_model, ratings_model, group_id: int, ratings: dict) -> None:
-    """Replace the group's ratings with ``ratings`` (every player's points, oldest first)."""
+def _rating_rows(ratings_model, ratings: dict) -> list:
+    """The rows of ``ratings`` (every player's points, oldest first), unsaved."""
+    return [
+        ratings_model(
+            player_id=player,
+            game_id=point.game,
+            number=number,
+            month=periods(_local(point.played))[2],
+            played=point.played,
+            mu=point.mu,
+            sigma=point.sigma,
+            won=point.won,
+        )
+        for player, points in ratings.items()
+        for number, point in enumerate(points, start=1)
+    ]
+
+
+def _write_ratings(lines_model, ratings_model, group_id: int, ratings: dict, rows: list) -> None:
+    """Replace the group's ratings with ``ratings`` (every player's points, oldest first), as
+    ``rows`` (:func:`_rating_rows`), and bring its players' lines' ratings up to date."""
     ratings_model.objects.filter(player__group_id=group_id).delete()
-    ratings_model.objects.bulk_create(
-        (
-            ratings_model(
-                player_id=player,
-                game_id=point.game,
-                number=number,
-                month=periods(_local(point.played))[2],
-                played=point.played,
-                mu=point.mu,
-                sigma=point.sigma,
-                won=point.won,
-            )
-            for player, points in ratings.items()
-            for number, point in enumerate(points, start=1)
-        ),
-        batch_size=500,
-    )
+    ratings_model.objects.bulk_create(rows, batch_size=500)
     lines = list(lines_model.objects.filter(group_id=group_id))
     for line in lines:
         points = ratings.get(line.player_id, [])
@@ -2052,39 +2056,38 @@ def rebuild_ladder(group_id: int, apps=global_apps) -> None:
     ordered = list(records.values())
     statistics = every_player_stats(ordered)
     tallies = whole(ordered, _local)
+    ratings = replay_ratings(ordered)
     lines_model, tallies_model = model("PlayerLadder"), model("LadderTally")
+    # Every row is made before the transaction: while it writes, SQLite's tables wait for it.
+    lines = [
+        lines_model(player_id=player, group_id=group_id, stats=stats.to_json())
+        for player, stats in statistics.items()
+    ]
+    rows = [
+        tallies_model(
+            group_id=group_id,
+            player_id=key.player,
+            period=key.period,
+            rules_json=key.rules.to_json(),
+            rules_key=_rules_key(key.rules),
+            decks=key.decks,
+            games=tally.games,
+            hands=tally.hands,
+            totals=sorted(tally.totals.items()),
+        )
+        for key, tally in tallies.items()
+    ]
+    points = _rating_rows(model("Rating"), ratings)
     with transaction.atomic():
         # Written first: it holds the group's ladder (and SQLite's lock) until it is whole.
         model("Group").objects.filter(pk=group_id).update(
             version=models.F("version") + 1, ratings_done=models.F("ratings_asked")
         )
         lines_model.objects.filter(group_id=group_id).delete()
-        lines_model.objects.bulk_create(
-            (
-                lines_model(player_id=player, group_id=group_id, stats=stats.to_json())
-                for player, stats in statistics.items()
-            ),
-            batch_size=500,
-        )
+        lines_model.objects.bulk_create(lines, batch_size=500)
         tallies_model.objects.filter(group_id=group_id).delete()
-        tallies_model.objects.bulk_create(
-            (
-                tallies_model(
-                    group_id=group_id,
-                    player_id=key.player,
-                    period=key.period,
-                    rules_json=key.rules.to_json(),
-                    rules_key=_rules_key(key.rules),
-                    decks=key.decks,
-                    games=tally.games,
-                    hands=tally.hands,
-                    totals=sorted(tally.totals.items()),
-                )
-                for key, tally in tallies.items()
-            ),
-            batch_size=500,
-        )
-        _write_ratings(lines_model, model("Rating"), group_id, replay_ratings(ordered))
+        tallies_model.objects.bulk_create(rows, batch_size=500)
+        _write_ratings(lines_model, model("Rating"), group_id, ratings, points)
 
 
 HAND_RESULT_FIELDS = (
