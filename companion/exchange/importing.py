@@ -164,6 +164,7 @@ def _roster(group: Group, export: ExportHead, found: dict) -> dict[str, Player]:
 
 
 def _members(group: Group, head: ExportHead, members: list, importer) -> None:
+    """The members with their roles (see :func:`import_group`)."""
     now = timezone.now()
     joined, roles = head.joined, head.roles
     memberships = [

@@ -21,7 +21,7 @@ from companion.exchange.schema import FORMAT, VERSION
 from companion.models import Membership
 
 THIRD_VERSION = 3
-MEMBER_ADDED = ("role",)
+ADMIN, MEMBER = Membership.Role.ADMIN.value, Membership.Role.MEMBER.value
 
 
 class ThirdHead(Part):
@@ -50,10 +50,7 @@ class ThirdHead(Part):
         if isinstance(members, list) and all(isinstance(member, dict) for member in members):
             first = _earliest(members)
             members = [
-                {
-                    **member,
-                    "role": Membership.Role.ADMIN if number == first else Membership.Role.MEMBER,
-                }
+                {**member, "role": ADMIN if number == first else MEMBER}
                 for number, member in enumerate(members)
             ]
         return {**dict(self), "members": members, "version": VERSION, "log": []}
