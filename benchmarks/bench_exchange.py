@@ -129,8 +129,17 @@ def run(folder: Path) -> int:
 
 def _hostile(folder: Path) -> dict[str, Path]:
     """Files up to the import's 40 MB that would take gigabytes read whole."""
-    head = '{"format":"tractor-companion-group","version":3,'
+    head = '{"format":"tractor-companion-group","version":4,'
+    change = (
+        '{"action":"renamed","at":"2025-02-01T20:00:00+00:00","by_name":"' + "M" * 40 + '",'
+        '"member_name":"","player":null,"game":null,"before":"'
+        + "T" * 40
+        + '","after":"'
+        + "F" * 40
+        + '"}'
+    )
     texts = {
+        "a log of 160,000 changes": head + '"log":[' + ",".join([change] * 160_000) + "]}",
         "3 million keys in an object": "{"
         + ",".join(f'"k{number}":0' for number in range(3_000_000))
         + "}",

@@ -171,7 +171,7 @@ class ImportJob(models.Model):
                 exchange.import_group(
                     export,
                     name=self.name or None,
-                    members=[self.user],
+                    importer=self.user,
                     accounts=exchange.known_accounts(self.user) if accounts is None else accounts,
                     progress=self._progress,
                     whole=partial(self._succeeded, export),

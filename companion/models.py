@@ -154,7 +154,7 @@ class Group(models.Model):
 
     def add_admin(self, user, *, joined: datetime | None = None) -> None:
         """Make ``user`` an admin of the group, joining it (``joined``, default now) if they
-        were not a member: who made or imported the group."""
+        were not a member: who made the group."""
         Membership.objects.update_or_create(
             group=self,
             user=user,
@@ -358,7 +358,7 @@ class Membership(models.Model):
         return self.role == self.Role.ADMIN
 
     def to_export(self) -> dict:
-        return {"username": self.user.username, "joined": isoformat(self.joined)}
+        return {"username": self.user.username, "joined": isoformat(self.joined), "role": self.role}
 
 
 class AccountLanguage(models.Model):
@@ -413,6 +413,7 @@ class GroupAction(models.TextChoices):
     NO_LONGER_ADMIN = "no_longer_admin"
     RETIRED = "retired"
     BROUGHT_BACK = "brought_back"
+    IMPORTED = "imported"
 
 
 class GroupChange(models.Model):
@@ -452,13 +453,31 @@ class GroupChange(models.Model):
     def __str__(self) -> str:
         return f"{self.group}: {self.action}"
 
+    def to_export(self, games: dict[int, int]) -> dict:
+        """The change as the export file keeps it (`companion.exchange`): the names recorded,
+        never an account; its player by name and its game by its number in the file, from
+        ``games`` (the group's game ids to their numbers)."""
+        return {
+            "action": self.action,
+            "at": isoformat(self.at),
+            "by_name": self.by_name,
+            "member_name": self.member_name,
+            "player": self.player.name if self.player is not None else None,
+            "game": games.get(self.game_id),
+            "before": self.before,
+            "after": self.after,
+        }
+
     def sentence(self) -> str:
         """The change as the log says it, in the reader's language."""
         who = self.by_name or gettext("Someone")
         member = self.member_name or gettext("someone")
         player = self.player.name if self.player is not None else self.after
         Action = GroupAction
-        if self.action == Action.NO_LONGER_ADMIN and self.by_id == self.member_id:
+        # The same account by its id, or by its recorded name where no account is linked (an
+        # imported log, or accounts since deleted).
+        stepped_down = self.by_id == self.member_id and self.by_name == self.member_name
+        if self.action == Action.NO_LONGER_ADMIN and stepped_down:
             return gettext("%(who)s stepped down as admin.") % {"who": who}
         if self.action == Action.TABLE_CHANGED and self.before:
             said = gettext("%(who)s changed the scoring table %(before)s, now named %(after)s.")
@@ -488,6 +507,7 @@ class GroupChange(models.Model):
             Action.NO_LONGER_ADMIN: gettext("%(who)s made %(member)s no longer an admin."),
             Action.RETIRED: gettext("%(who)s retired %(player)s."),
             Action.BROUGHT_BACK: gettext("%(who)s brought %(player)s back to the roster."),
+            Action.IMPORTED: gettext("%(who)s imported the group %(after)s from a file."),
         }[self.action]
         return said % {
             "who": who,

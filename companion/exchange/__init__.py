@@ -2,15 +2,16 @@
 
 The JSON export names nothing by database id: players appear by their names (unique in a group),
 accounts as usernames, and every timestamp is kept. So exporting a group, importing the file and
-exporting the new group gives the same text again; only the group's name may differ, and the
-members, which the importer chooses. What a hand means (its settlement, the levels after it) is
-never stored: `scoring` computes it, on import to refuse an impossible game and in the CSV for
-the reader.
+exporting the new group gives the same text again; only the group's name may differ, the
+members, which the importer chooses, and the log, whose newest line is the import. What a hand
+means (its settlement, the levels after it) is never stored: `scoring` computes it, on import
+to refuse an impossible game and in the CSV for the reader.
 
-    {"format": "tractor-companion-group", "version": 3,
+    {"format": "tractor-companion-group", "version": 4,
      "group": {"name", "created", "hands_need_confirmation"},
-     "members": [{"username", "joined"}],
+     "members": [{"username", "joined", "role"}],
      "players": [{"name", "user", "retired"}], "scoring_tables": [{"rules", "updated"}],
+     "log": [{"action", "at", "by_name", "member_name", "player", "game", "before", "after"}],
      "games": [{"created", "created_by", "rules",
                 "seats": [{"player", "level"}], "decks", "teams", "trumps", "called",
                 "first_declarer",
@@ -44,10 +45,26 @@ entered its contents, whether they need a confirmation, who confirmed or flagged
 the database could not hold (confirmed and flagged at once, confirmed by the account that
 entered it, a confirmation without its time, …) is refused, naming the game and hand.
 
+A member's ``role`` is ``"admin"`` or ``"member"``. The ``log`` is the group's (`GroupChange`),
+oldest first, as it was recorded: ``action`` one of its changes (``"renamed"``, ``"made_admin"``,
+``"imported"``, …), ``at`` when, ``by_name`` and ``member_name`` who made it and whom it was about
+by the names the table knew them by then ("" for nobody known), never an account; ``player`` the
+retired or returning player by name on the roster, ``game`` the game whose share link was
+replaced by its number in ``games`` from 1 (each null where there is none, or it is gone),
+``before`` and ``after`` the names changed (the group's, a scoring table's, a player's). An import
+keeps the log as it is, linked to no account (a file's username may be nobody's here, or someone
+else's), makes the importer its admin whatever the file says, the file's other members keeping
+their roles, and adds its own line ("Mei imported the group … from a file"). The reader refuses
+a log of more than 10,000 changes, or with a text longer than 150 characters, before it builds
+any of the file's head.
+
 Version 1 files, from when every game had four seats, still import: they are read into this
 form exactly as migration ``0005_tables`` converts the database (`companion.exchange.version1`).
 Version 2 files, from before second-seat confirmation, read as migration ``0010_confirmations``
-reads the hands it finds: none needs a confirmation (`companion.exchange.version2`).
+reads the hands it finds: none needs a confirmation (`companion.exchange.version2`). Version 3
+files, from before roles and the log, read as migration ``0015_group_roles`` reads memberships:
+the earliest member is the admin, the others members, and the log is empty
+(`companion.exchange.version3`).
 """
 
 from companion.exchange.errors import ExchangeError

@@ -27,6 +27,7 @@ PARTS = {
     "members": _("Member %(number)s"),
     "players": _("Player %(number)s"),
     "scoring_tables": _("Scoring table %(number)s"),
+    "log": _("Entry %(number)s of the group's log"),
     "games": _("Game %(number)s"),
 }
 GAME_PARTS = {

@@ -78,7 +78,20 @@ def _head(group: Group) -> dict:
             player.to_export() for player in group.players.select_related("user").order_by("pk")
         ],
         "scoring_tables": [table.to_export() for table in group.scoring_tables.order_by("pk")],
+        "log": _log(group),
     }
+
+
+def _log(group: Group) -> list[dict]:
+    """The group's log, oldest first, each change's game by its number in the file."""
+    changes = list(group.changes.select_related("player").order_by("at", "pk"))
+    named = {change.game_id for change in changes} - {None}
+    games = {}
+    if named:
+        for number, pk in enumerate(group.games.order_by("pk").values_list("pk", flat=True), 1):
+            if pk in named:
+                games[pk] = number
+    return [change.to_export(games) for change in changes]
 
 
 def _json(value: object) -> str:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
 from companion.exchange.errors import in_words, problem, show
-from companion.models import FLAG_NOTE_LENGTH, Group, Player
+from companion.models import FLAG_NOTE_LENGTH, Group, GroupChange, Player
 from scoring import CardError, Rank, RulesError, rules_from_json
 
 MAX_SMALL_INT = 32767  # PositiveSmallIntegerField's ceiling on every database Django supports
@@ -20,6 +20,8 @@ LATEST = datetime(9998, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
 USERNAME_LENGTH = 150
 GROUP_NAME_LENGTH = Group._meta.get_field("name").max_length
 PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
+RECORDED_NAME_LENGTH = GroupChange._meta.get_field("by_name").max_length
+LOG_DETAIL_LENGTH = GroupChange._meta.get_field("before").max_length
 
 
 def _is_int(value: object) -> bool:
@@ -183,6 +185,11 @@ Moment = Annotated[datetime, PlainValidator(_moment)]
 OptionalMoment = Annotated[datetime | None, PlainValidator(_optional_moment)]
 FlagNote = Annotated[str, PlainValidator(text(FLAG_NOTE_LENGTH, empty=True))]
 """What a flag said was wrong ("" where nothing was flagged)."""
+RecordedName = Annotated[str, PlainValidator(text(RECORDED_NAME_LENGTH, empty=True))]
+"""Who made a change to the group, or whom it was about, as the log recorded them ("" for
+nobody known): never an account."""
+LogDetail = Annotated[str, PlainValidator(text(LOG_DETAIL_LENGTH, empty=True))]
+"""A name before or after a change to the group (its own, a scoring table's, a player's)."""
 Level = Annotated[str, PlainValidator(_level)]
 Rules = Annotated[dict, PlainValidator(_rules)]
 """A rule set as `scoring` reads it (kept as the file wrote it)."""

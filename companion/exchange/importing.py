@@ -24,8 +24,10 @@ from companion.models import (
     Game,
     GameSummary,
     Group,
+    GroupChange,
     Hand,
     HandChange,
+    Membership,
     Player,
     ScoringTable,
     Seat,
@@ -57,6 +59,7 @@ def import_group(
     *,
     name: str | None = None,
     members: Iterable = (),
+    importer=None,
     accounts: models.QuerySet | None = None,
     progress: Callable[[Group, int], None] | None = None,
     whole: Callable[[Group, tuple[str, ...]], None] | None = None,
@@ -64,9 +67,13 @@ def import_group(
     """Make a new group from an export file whose head is checked, reading and checking its
     games as they are written: whole, or not at all (ExchangeError names the first problem).
 
-    ``members`` become the group's members (a member named in the file keeps its joining
-    time). Usernames in the file link to accounts among ``accounts`` (default: every account);
-    the others are left empty and listed in ``Imported.missing``. ``progress(group, games)``
+    ``members`` become the group's members: a member named in the file keeps its joining time
+    and its role, the others are admins; ``importer``, a member too, is an admin whatever the
+    file says, and the import is logged as theirs (as nobody's without one). A group left
+    without an admin makes its earliest member one, as migration ``0015_group_roles`` did. The
+    file's log is kept as it was recorded, by the names it gives, linked to no account.
+    Usernames in the file link to accounts among ``accounts`` (default: every account); the
+    others are left empty and listed in ``Imported.missing``. ``progress(group, games)``
     is called inside each transaction, with the games written so far (0 as the group is made),
     and ``whole(group, missing)`` inside the one that makes the group whole and visible.
     """
@@ -81,7 +88,7 @@ def import_group(
     users = get_user_model().objects.all() if accounts is None else accounts
     head = export.head
     found = {user.username: user for user in users.filter(username__in=head.usernames)}
-    members = list(dict.fromkeys(members))
+    members = list(dict.fromkeys([importer, *members] if importer is not None else members))
     group = None
     done = 0
     try:
@@ -114,10 +121,9 @@ def import_group(
 
         def become_whole() -> None:
             # Here the group becomes whole and visible: until its members join, nobody can open it.
-            now = timezone.now()
-            joined = head.joined
-            for user in members:
-                group.add_admin(user, joined=joined.get(user.username, now))
+            _members(group, head, members, importer)
+            _log(group, head, players)
+            group.log(GroupChange.Action.IMPORTED, by=importer, after=group.name)
             if whole:
                 whole(group, missing)
 
@@ -155,6 +161,50 @@ def _roster(group: Group, export: ExportHead, found: dict) -> dict[str, Player]:
     )
     _restamp(tables, [table.updated for table in export.scoring_tables])
     return {player.name: player for player in players}
+
+
+def _members(group: Group, head: ExportHead, members: list, importer) -> None:
+    """The members with their roles (see :func:`import_group`)."""
+    now = timezone.now()
+    joined, roles = head.joined, head.roles
+    memberships = [
+        Membership(
+            group=group,
+            user=user,
+            joined=joined.get(user.username, now),
+            role=Membership.Role.ADMIN
+            if user == importer
+            else roles.get(user.username, Membership.Role.ADMIN),
+        )
+        for user in members
+    ]
+    if memberships and not any(membership.is_admin for membership in memberships):
+        earliest = min(memberships, key=lambda membership: membership.joined)
+        earliest.role = Membership.Role.ADMIN
+    Membership.objects.bulk_create(memberships)
+
+
+def _log(group: Group, head: ExportHead, players: dict[str, Player]) -> None:
+    """The file's log as it was recorded: names, never accounts (the file's accounts may be
+    nobody's here, or someone else's); its players and games, the new group's (its games were
+    written in the file's order)."""
+    games = []
+    if any(entry.game is not None for entry in head.log):
+        games = list(group.games.order_by("pk").values_list("pk", flat=True))
+    GroupChange.objects.bulk_create(
+        GroupChange(
+            group=group,
+            action=entry.action,
+            at=entry.at,
+            by_name=entry.by_name,
+            member_name=entry.member_name,
+            player=players.get(entry.player),
+            game_id=games[entry.game - 1] if entry.game is not None else None,
+            before=entry.before,
+            after=entry.after,
+        )
+        for entry in head.log
+    )
 
 
 def _games(group: Group, entries: list[GameEntry], players: dict, found: dict) -> None:

@@ -1,9 +1,9 @@
 """Reading an export file in bounded memory, however large or hostile: its bytes checked as UTF-8
 text, its shape measured by a streaming parser (ijson) that builds nothing, then its head (all
 but the games) read and checked, and its games read and checked one at a time by the models of
-`companion.exchange.schema` and `companion.exchange.games` (versions 1 and 2 through
-`companion.exchange.version1` and `companion.exchange.version2`). No model of the whole file is
-ever built: a game is read, checked, written and let go."""
+`companion.exchange.schema` and `companion.exchange.games` (versions 1 to 3 through
+`companion.exchange.version1`, `companion.exchange.version2` and `companion.exchange.version3`).
+No model of the whole file is ever built: a game is read, checked, written and let go."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from companion.exchange.games import GameEntry
 from companion.exchange.schema import FORMAT, VERSION, ExportHead
 from companion.exchange.version1 import OLD_VERSION, OldHead, old_game_today
 from companion.exchange.version2 import SECOND_VERSION, SecondHead, game_today
+from companion.exchange.version3 import THIRD_VERSION, ThirdHead
 
 # An export holds one object or list per 130 bytes or so; a file packed with empty ones
 # (``[{},{},…]``) would take a worker dozens of times its size to read.
@@ -41,9 +42,17 @@ MOST_KEYS = 1000  # keys of one object: a hand has 22
 MOST_TEXT = 100_000  # characters of one text: a flag's note has 200
 MOST_GAME_VALUES = 500_000  # keys, numbers, texts, lists and objects of one game
 MOST_HEAD_VALUES = 500_000  # the same of everything but the games
+# A group's log grows by a few changes a month (a rename, a member, a table, a share link now and
+# then): ten thousand is a change a day for 27 years, and about 180,000 values, built with the
+# head. Each of its texts is a name recorded (150 characters at most) or a group's, a table's or
+# a player's name (80).
+MOST_LOG_ENTRIES = 10_000
+MOST_LOG_TEXT = 150
 # ijson reads this much at a time and lists its events before giving the first (about 20 MB
 # of them at most); yajl reads a text cut by a read again from its start (a 40 MB text: 2 s).
 BUFFER = 2**20
+ITEM_STARTS = ("start_map", "start_array", "string", "number", "boolean", "null")
+"""The events that begin an item of a list."""
 SHOWN_VALUES = 1000  # of a file that is no object, enough to quote its start
 # Beyond this size, a file that is not JSON is named by ijson's words; within it, by the words of
 # pydantic's reader, which builds what it reads before it stops.
@@ -175,7 +184,7 @@ def read(data: bytes | str) -> GroupExport:
             raise
         raise _too_many_digits() from None
     version = _version(document)
-    context: dict = {}
+    context: dict = {"games": len(sizes)}
     try:
         if version == OLD_VERSION:
             old = OldHead.model_validate(document, context=context)
@@ -183,6 +192,9 @@ def read(data: bytes | str) -> GroupExport:
         elif version == SECOND_VERSION:
             second = SecondHead.model_validate(document, context=context)
             head = ExportHead.model_validate(second.today(), context=context)
+        elif version == THIRD_VERSION:
+            third = ThirdHead.model_validate(document, context=context)
+            head = ExportHead.model_validate(third.today(), context=context)
         else:
             head = ExportHead.model_validate(document, context=context)
     except ValidationError as error:
@@ -246,6 +258,7 @@ def _shape(data: bytes) -> tuple[object, array]:
     keys = [0] * (MOST_DEPTH + 2)  # keys of the object open at each depth
     top = ijson.ObjectBuilder()
     key = None  # the outermost object's key being read
+    log_entries = 0
     in_games = False
     game = 0  # values of the game being read
     built = 0
@@ -287,6 +300,13 @@ def _shape(data: bytes) -> tuple[object, array]:
             else:
                 sizes.append(1)
             continue
+        if key == "log" and depth >= 2:
+            if depth == 2 and event in ITEM_STARTS:
+                log_entries += 1
+                if log_entries > MOST_LOG_ENTRIES:
+                    raise _too_long_a_log()
+            if event == "string" and len(value) > MOST_LOG_TEXT:
+                raise _too_long_log_text(value, log_entries)
         if event == "start_map" or event == "start_array":
             depth += 1
             if depth > MOST_DEPTH:
@@ -317,12 +337,35 @@ def _shape(data: bytes) -> tuple[object, array]:
         if built > MOST_HEAD_VALUES:
             raise ExchangeError(
                 _(
-                    "The file is not a group export: its group, members, players and scoring "
-                    "tables hold more than %(most)s values, far more than an export holds."
+                    "The file is not a group export: its group, members, players, scoring tables "
+                    "and log hold more than %(most)s values, far more than an export holds."
                 )
                 % {"most": MOST_HEAD_VALUES}
             )
     return top.value, sizes
+
+
+def _too_long_a_log() -> ExchangeError:
+    return ExchangeError(
+        _(
+            "The file is not a group export: the group's log in it holds more than %(most)s "
+            "changes, far more than a group makes."
+        )
+        % {"most": MOST_LOG_ENTRIES}
+    )
+
+
+def _too_long_log_text(text: str, entry: int) -> ExchangeError:
+    return ExchangeError(
+        ngettext(
+            "Entry %(number)s of the group's log holds a text of %(count)s character, where "
+            "the log's are at most %(most)s.",
+            "Entry %(number)s of the group's log holds a text of %(count)s characters, where "
+            "the log's are at most %(most)s.",
+            len(text),
+        )
+        % {"number": entry, "count": len(text), "most": MOST_LOG_TEXT}
+    )
 
 
 def _too_deep() -> ExchangeError:
@@ -408,7 +451,8 @@ def _version(document: dict) -> int:
         # Translators: version is a key of the file.
         raise ExchangeError(_("The file is not a group export: it has no version."))
     version = head.version
-    if isinstance(version, bool) or version not in (OLD_VERSION, SECOND_VERSION, VERSION):
+    known = (OLD_VERSION, SECOND_VERSION, THIRD_VERSION, VERSION)
+    if isinstance(version, bool) or version not in known:
         raise ExchangeError(
             _(
                 "The file is version %(version)s of the export format, and this server reads "

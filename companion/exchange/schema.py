@@ -1,4 +1,4 @@
-"""The export file, version 3, declared once: each model is a part of the file (its games:
+"""The export file, version 4, declared once: each model is a part of the file (its games:
 `companion.exchange.games`), each field a kind of value of `companion.exchange.fields`. The file
 is never validated whole: `ExportHead` is everything but the games, and each game is a
 `GameEntry` of its own (`companion.exchange.reading`)."""
@@ -9,22 +9,26 @@ from datetime import datetime
 from typing import Literal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from pydantic import StrictBool, ValidationInfo, field_validator
 
 from companion.exchange.errors import problem, show
 from companion.exchange.fields import (
     JSON,
     GroupName,
+    LogDetail,
     Moment,
     OptionalUsername,
     Part,
     PlayerName,
+    RecordedName,
     Rules,
     Username,
 )
+from companion.models import GroupAction, Membership
 
 FORMAT = "tractor-companion-group"
-VERSION = 3
+VERSION = 4
 
 
 class GroupPart(Part):
@@ -36,6 +40,49 @@ class GroupPart(Part):
 class MemberEntry(Part):
     username: Username
     joined: Moment
+    role: Literal[tuple(Membership.Role.values)]
+
+
+class LogEntry(Part):
+    """A change in the group's log as it was recorded: who made it and whom it was about by the
+    names they had then (their accounts are not in the file), its player by name on the roster
+    and its game by number in the file (null where there is none, or it is gone)."""
+
+    action: Literal[tuple(GroupAction.values)]
+    at: Moment
+    by_name: RecordedName
+    member_name: RecordedName
+    player: str | None
+    game: int | None
+    before: LogDetail
+    after: LogDetail
+
+    @field_validator("player", mode="plain")
+    @classmethod
+    def _on_the_roster(cls, name: object, info: ValidationInfo) -> str | None:
+        roster = info.context.get("roster", ())  # none where the roster itself is wrong
+        if name is not None and (not isinstance(name, str) or (roster and name not in roster)):
+            raise problem(
+                _("%(key)s must be null or a name on the roster, not %(value)s."), value=show(name)
+            )
+        return name
+
+    @field_validator("game", mode="plain")
+    @classmethod
+    def _a_game_of_the_file(cls, number: object, info: ValidationInfo) -> int | None:
+        games = info.context.get("games", 0)
+        whole = isinstance(number, int) and not isinstance(number, bool)
+        if number is not None and not (whole and 1 <= number <= games):
+            raise problem(
+                # Translators: %(games)s counts the file's games ("3 games").
+                _(
+                    "%(key)s must be null or the number of a game of the file (it has "
+                    "%(games)s), not %(value)s."
+                ),
+                games=ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
+                value=show(number),
+            )
+        return number
 
 
 class PlayerEntry(Part):
@@ -56,11 +103,12 @@ class ExportHead(Part):
     looked at here): what must be known before the first game is."""
 
     format: Literal["tractor-companion-group"]
-    version: Literal[3]
+    version: Literal[VERSION]
     group: GroupPart
     members: list[MemberEntry]
     players: list[PlayerEntry]
     scoring_tables: list[TableEntry]
+    log: list[LogEntry]
     games: list[JSON]
 
     @field_validator("members")
@@ -131,6 +179,11 @@ class ExportHead(Part):
     def joined(self) -> dict[str, datetime]:
         """When each member in the file joined, by username."""
         return {member.username: member.joined for member in self.members}
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """Each member's role in the file, by username."""
+        return {member.username: member.role for member in self.members}
 
     @property
     def roster(self) -> set[str]:

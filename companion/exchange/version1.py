@@ -182,7 +182,7 @@ def _dispute_today(dispute: object) -> object:
 
 
 class OldHead(Part):
-    """A version 1 file but for its games; :meth:`today` is its text as version 3 writes it
+    """A version 1 file but for its games; :meth:`today` is its text as version 4 writes it
     (:func:`old_game_today` reads each game)."""
 
     format: Literal[FORMAT]
@@ -213,7 +213,7 @@ class OldHead(Part):
 
 
 def old_game_today(game: object, number: int, roster: tuple[str, ...]) -> object:
-    """Game ``number`` (from 0) of a version 1 file, as version 3 writes it."""
+    """Game ``number`` (from 0) of a version 1 file, as versions 3 and 4 write it."""
     try:
         old = OldGame.model_validate(game, context={"roster": roster})
     except ValidationError as error:

@@ -15,7 +15,8 @@ from pydantic import model_validator
 
 from companion.exchange.errors import ExchangeError, problem, said
 from companion.exchange.fields import JSON, Part
-from companion.exchange.schema import FORMAT, VERSION
+from companion.exchange.schema import FORMAT
+from companion.exchange.version3 import THIRD_VERSION, ThirdHead
 
 SECOND_VERSION = 2
 GROUP_ADDED = {"hands_need_confirmation": False}
@@ -32,8 +33,8 @@ CHANGE_ADDED = {"note": ""}
 
 
 class SecondHead(Part):
-    """A version 2 file but for its games; :meth:`today` is its text as version 3 writes it
-    (:func:`game_today` reads each game)."""
+    """A version 2 file but for its games; :meth:`today` is its text as version 4 writes it,
+    through version 3's (:func:`game_today` reads each game)."""
 
     format: Literal[FORMAT]
     version: Literal[SECOND_VERSION]
@@ -56,11 +57,12 @@ class SecondHead(Part):
         group = self.group
         if isinstance(group, dict):
             group = {**group, **GROUP_ADDED}
-        return {**dict(self), "group": group, "version": VERSION}
+        third = {**dict(self), "group": group, "version": THIRD_VERSION}
+        return ThirdHead.model_validate(third).today()
 
 
 def game_today(game: object, number: int) -> object:
-    """Game ``number`` (from 0) of a version 2 file in the form of version 3: its hands and
+    """Game ``number`` (from 0) of a version 2 file in the form of versions 3 and 4: its hands and
     changes completed in place; parts of another shape are left for today's check to name.
     ExchangeError names a key version 3 added."""
     if not isinstance(game, dict):

@@ -1,6 +1,7 @@
 """`python manage.py import_group FILE [--name NAME] [--member USERNAME]`: an export file as a new
-group. Its members are the file's members who have an account here, and every ``--member``.
-The import runs here, in this process, not as a job."""
+group. Its members are the file's members who have an account here, with the file's roles, and
+every ``--member``, an admin (`companion.exchange.import_group`). The import runs here, in this
+process, not as a job, and the group's log says someone imported it."""
 
 from __future__ import annotations
 
