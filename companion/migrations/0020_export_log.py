@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("companion", "0017_cache_table"),
+        ("companion", "0019_game_lines_checked"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
