@@ -9,7 +9,7 @@ import hashlib
 import json
 import secrets
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from datetime import UTC, datetime
 from operator import attrgetter
 
@@ -1485,7 +1485,7 @@ class GameSummary(models.Model):
         edited, deleted, confirmed or flagged. ``scored`` are the games as `scoring` replayed
         them, where the caller has them; otherwise their hands are read in one query. Whatever
         writes games in bulk (an import, the demo history) passes ``ladder=False`` and
-        rebuilds the ladder once at the end (:func:`rebuild_ladder`). Returns the records.
+        counts the ladder once at the end (:func:`count_ladder`). Returns the records.
         """
         with transaction.atomic():  # the ladder's rows stay locked while they move
             return cls._bring_up_to_date(games, scored, ladder=ladder)
@@ -2065,9 +2065,16 @@ def _canonical(rules_json: dict) -> str:
 
 
 def rebuild_ladder(group_id: int, apps=global_apps) -> None:
-    """Count the group's whole ladder afresh from its games' summaries and write it: after an
-    import or a generated history, and by the migration that made the rows (``apps``: its
-    models); every game has its summary by then."""
+    """Count the group's whole ladder afresh from its games' summaries and write it: after a
+    generated history, and by the migration that made the rows (``apps``: its models); every
+    game has its summary by then. An import counts first and writes in its turn."""
+    count_ladder(group_id, apps)()
+
+
+def count_ladder(group_id: int, apps=global_apps) -> Callable[[], None]:
+    """The group's whole ladder counted afresh from its games' summaries, as the transaction
+    that writes it (to call): everything is counted and made before it, since on SQLite every
+    other writer waits while it writes."""
     model = functools.partial(apps.get_model, "companion")
     summaries, seats = model("GameSummary").objects, model("Seat").objects
     records = _stored_records(
@@ -2078,7 +2085,6 @@ def rebuild_ladder(group_id: int, apps=global_apps) -> None:
     tallies = whole(ordered, _local)
     ratings = replay_ratings(ordered)
     lines_model, tallies_model = model("PlayerLadder"), model("LadderTally")
-    # Every row is made before the transaction: while it writes, SQLite's tables wait for it.
     lines = [
         lines_model(player_id=player, group_id=group_id, stats=stats.to_json())
         for player, stats in statistics.items()
@@ -2098,7 +2104,9 @@ def rebuild_ladder(group_id: int, apps=global_apps) -> None:
         for key, tally in tallies.items()
     ]
     points = _rating_rows(model("Rating"), ratings)
-    with transaction.atomic():
+
+    @transaction.atomic
+    def write() -> None:
         # Written first: it holds the group's ladder (and SQLite's lock) until it is whole.
         model("Group").objects.filter(pk=group_id).update(
             version=models.F("version") + 1, ratings_done=models.F("ratings_asked")
@@ -2108,6 +2116,8 @@ def rebuild_ladder(group_id: int, apps=global_apps) -> None:
         tallies_model.objects.filter(group_id=group_id).delete()
         tallies_model.objects.bulk_create(rows, batch_size=500)
         _write_ratings(lines_model, model("Rating"), group_id, ratings, points)
+
+    return write
 
 
 HAND_RESULT_FIELDS = (

@@ -175,8 +175,9 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Shared by every app process and server (the groups' ladders live here): a table of the
-# database (`manage.py createcachetable` makes it), or Redis when CACHE_URL or REDIS_URL names one.
+# Shared by every app process and server (the throttles' counts, which a restart may forget;
+# nothing depends on it): a table of the database (a migration makes it), or Redis when CACHE_URL
+# or REDIS_URL names one.
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL")
 if CACHE_URL:
     if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):

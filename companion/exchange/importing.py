@@ -31,7 +31,7 @@ from companion.models import (
     Player,
     ScoringTable,
     Seat,
-    rebuild_ladder,
+    count_ladder,
 )
 
 GAMES_PER_TRANSACTION = 5
@@ -115,9 +115,11 @@ def import_group(
             done += len(batch)
             del batch, write
         missing = tuple(sorted(export.usernames - set(found)))
-        # The ladder is counted once, whole, before anyone can see the group.
+        # The ladder is counted once, whole, before anyone can see the group: counted outside
+        # any transaction (on SQLite, a transaction holds every other writer), then written.
+        write_ladder = count_ladder(group.pk)
         _make_way()
-        _in_turn(lambda: rebuild_ladder(group.pk))
+        _in_turn(write_ladder)
 
         def become_whole() -> None:
             # Here the group becomes whole and visible: until its members join, nobody can open it.
