@@ -697,9 +697,11 @@ def test_pairs_play_the_declaring_pair_against_all_the_others(client, member, st
     record(client, game, opponent_points="120")
 
     page = client.get(game.get_absolute_url()).text
-    assert [re.sub(r"<[^>]+>", "", name) for name in re.findall(r'fw-semibold">([^<]+)<', page)][
-        :3
-    ] == ["Mei and Hao", "Jun and Wei", "Lin and Yan"]
+    assert re.findall(r'"standing-name">([^<]+)<', page) == [
+        "Mei and Hao",
+        "Jun and Wei",
+        "Lin and Yan",
+    ]
     assert "Mei and Hao against Jun, Lin, Wei and Yan" in page
     # Only the pair of the next player after Mei climbs, and declares next.
     assert "Jun or Wei may start hand 2 at level 2 (Jun by turn): Jun and Wei take over." in page
