@@ -166,6 +166,10 @@ def test_each_hand_s_row_fits_the_screen_with_where_everyone_stands_after_it(
         assert standing.count() == sides
         for index in range(sides):
             assert one_line(standing.nth(index))
+    # A tap shows the sides whole.
+    phone.locator("#hand-1 .hand-sides").click()
+    assert not one_line(phone.locator("#hand-1 .hand-sides"))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     # Where each side stands after hand 2 is its level as `scoring` replays the game.
     after = game.scored().hands[1].after.levels
     standing = phone.locator("#hand-2 .hand-standing li")
