@@ -107,7 +107,10 @@ def assert_in_first_screen(locator) -> None:
 
 # Each table, with how many sides climb the ladder: the teams, or every player.
 TABLES = [
+    pytest.param(4, Teams.PARTNERS, 2, id="4-partners"),
+    pytest.param(5, Teams.FIND_A_FRIEND, 5, id="5-find-a-friend"),
     pytest.param(6, Teams.FIND_A_FRIEND, 6, id="6-find-a-friend"),
+    pytest.param(7, Teams.FIND_A_FRIEND, 7, id="7-find-a-friend"),
     pytest.param(8, Teams.FIND_A_FRIEND, 8, id="8-find-a-friend"),
     pytest.param(6, Teams.PARTNERS, 2, id="6-partners"),
     pytest.param(8, Teams.PARTNERS, 2, id="8-partners"),
