@@ -21,6 +21,15 @@ def may_flag(hand: Hand, user) -> bool:
 
 
 @register.simple_tag
+def waits_at_the_top(hand: Hand, user, can_edit: bool) -> bool:
+    """Whether the game page shows the hand in its first screen: it waits for a confirmation
+    this phone may give, or it is flagged (for every viewer)."""
+    if not hand.asks_confirmation or hand.confirmed_at is not None:
+        return False
+    return hand.flagged_at is not None or (can_edit and may_confirm(hand, user))
+
+
+@register.simple_tag
 def flag_note_length() -> int:
     return FLAG_NOTE_LENGTH
 

@@ -159,7 +159,7 @@ def latest_board(game: Game) -> dict:
         "earlier_hands": made["earlier_hands"],
         **{
             part: render_to_string(f"companion/game.html#{part}", context)
-            for part in ("description", "won", "standings")
+            for part in ("description", "won", "standings", "ladders")
         },
         "rows": rendered_rows(game, made["rows"]),
     }
@@ -181,7 +181,7 @@ def rendered_rows(game: Game, rows: list[dict]) -> list[dict]:
             "held": row["played"].winner.value == "declarers",
             **{
                 part: render_to_string(f"companion/includes/hand_row.html#{part}", context)
-                for part in ("body", "edit", "precedents")
+                for part in ("body", "standing", "edit", "precedents")
             },
             "confirms": hand.asks_confirmation or hand.confirmed_at is not None,
             "hand": None,
@@ -272,23 +272,24 @@ def settled(game: Game, hands: list[Hand]) -> ScoredGame:
 
 
 def hand_sides(table: Table, played: PlayedHand) -> dict:
-    """A hand's sides in players' words, and whose levels it changed."""
+    """A hand's sides in players' words, where every side stands after it (its level before
+    and after), and whose levels it changed."""
     players = table.players
-    climbed = [
+    standing = [
         (
             names(side, players),
             played.before.levels[side[0]],
             played.after.levels[side[0]],
         )
         for side in sides(table)
-        if played.after.levels[side[0]] != played.before.levels[side[0]]
     ]
     return {
         "declarer": players[played.result.declarer],
         "friends": names(played.friends, players),
         "declarers": names(played.declarers, players),
         "opponents": names(played.opponents, players),
-        "climbed": climbed,
+        "standing": standing,
+        "climbed": [(side, was, now) for side, was, now in standing if now != was],
     }
 
 

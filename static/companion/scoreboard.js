@@ -20,3 +20,10 @@
     }
   });
 })();
+
+// A hand's sides keep to one line on the scoreboard, and who starts the next hand to three,
+// however long the names: a tap shows them whole.
+document.addEventListener("click", (event) => {
+  const cut = event.target.closest && event.target.closest(".hand-sides, .next-hand");
+  if (cut) cut.classList.toggle("whole");
+});

@@ -112,6 +112,38 @@ def test_it_shows_a_hand_as_unconfirmed_until_an_opponent_confirms_it(game, mei,
     assert "Unconfirmed" not in page
 
 
+def test_a_hand_waiting_for_this_phone_comes_before_the_levels_and_its_row_points_to_it(
+    game, mei, jun
+):
+    record(game, mei)
+
+    at_juns = phone(jun).get(game.get_absolute_url()).text
+
+    # One Confirm, one Flag, above where everyone stands (the game page's first screen).
+    assert at_juns.count("Confirm hand 1") == 1
+    assert at_juns.count("Something is wrong: flag it") == 1
+    assert at_juns.index("Confirm hand 1") < at_juns.index('id="standings"')
+    row = at_juns[at_juns.index('id="hand-1"') :]
+    assert "Confirm it or flag it at the top of the page." in row
+    assert 'href="#hand-1-confirmation"' in row
+
+
+def test_a_flag_and_its_note_come_before_the_levels_for_everyone(game, mei, jun, client):
+    record(game, mei)
+    phone(jun).post(confirmation_url(game), {"action": "flag", "note": "Hao took the kitty"})
+
+    at_meis = phone(mei).get(game.get_absolute_url()).text
+    watching = client.get(f"/watch/{game.share_token}/").text
+
+    for page in (at_meis, watching):
+        assert read(page).index("Flagged by Jun: Hao took the kitty") < read(page).index(
+            "Mei and Lin 3"
+        )
+    assert at_meis.count("Settle a trick on the Dispute page") == 1
+    assert at_meis.index("Settle a trick on the Dispute page") < at_meis.index('id="standings"')
+    assert "Settle a trick" not in watching  # a watcher only reads
+
+
 def test_the_account_that_entered_a_hand_cannot_confirm_it(game, mei):
     record(game, mei)
 

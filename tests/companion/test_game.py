@@ -67,7 +67,8 @@ def test_it_records_a_hand_and_shows_what_it_did(client, game):
     assert "Mei or Lin may start hand 2 at level 3 (Lin by turn): the declarers held." in page
     assert "#1 · Mei at 2 · ♥" in page
     assert "Mei and Lin against Jun and Hao" in page
-    assert "Mei and Lin 2 → 3" in page
+    # Where both teams stand after the hand, the level it changed as before → after.
+    assert "Mei and Lin 2 → 3 Jun and Hao 2" in read(page)
 
 
 def test_it_previews_a_hand_without_saving_it(client, game):
@@ -564,7 +565,7 @@ def test_a_friend_found_climbs_with_the_declarer(client, six_friends):
     text = read(page)
     assert "Mei with Wei against Jun, Lin, Hao and Yan" in page
     assert "Opponents 60 points. In the 60–115 band, the declarers climb 1 level" in page
-    assert "Mei 2 → 3 · Wei 2 → 3" in text
+    assert "Mei 2 → 3 Jun 2 Lin 2 Hao 2 Wei 2 → 3 Yan 2" in text
     # The declarers held: the next of them after Mei starts.
     assert "Wei starts hand 2 at level 3: the declarers held." in page
     assert re.findall(r'data-level="(\d)">3<', page) == ["0", "4"]
@@ -611,7 +612,7 @@ def test_the_opponents_who_take_the_deal_all_climb_and_the_next_of_them_starts(
     assert (
         "Opponents 180 points. In the 180–235 band, the opponents take the deal and climb 1 level"
     ) in page
-    assert "Jun 2 → 3 · Hao 2 → 3 · Wei 2 → 3 · Yan 2 → 3" in page
+    assert "Mei 2 Jun 2 → 3 Lin 2 Hao 2 → 3 Wei 2 → 3 Yan 2 → 3" in read(page)
     assert "Jun starts hand 2 at level 3: the opponents took the deal." in page
 
 
@@ -687,7 +688,7 @@ def test_eight_partners_play_with_four_decks(client, member, start_game, everyon
     assert (
         "Opponents 155 points (the declarers took the last trick and the kitty). In the 80–155 band"
     ) in page
-    assert "Mei, Lin, Wei and Zhao 2 → 3" in read(page)
+    assert "Mei, Lin, Wei and Zhao 2 → 3 Jun, Hao, Yan and Xiu 2" in read(page)
 
 
 def test_pairs_play_the_declaring_pair_against_all_the_others(client, member, start_game, everyone):
@@ -696,9 +697,11 @@ def test_pairs_play_the_declaring_pair_against_all_the_others(client, member, st
     record(client, game, opponent_points="120")
 
     page = client.get(game.get_absolute_url()).text
-    assert [re.sub(r"<[^>]+>", "", name) for name in re.findall(r'fw-semibold">([^<]+)<', page)][
-        :3
-    ] == ["Mei and Hao", "Jun and Wei", "Lin and Yan"]
+    assert re.findall(r'"standing-name">([^<]+)<', page) == [
+        "Mei and Hao",
+        "Jun and Wei",
+        "Lin and Yan",
+    ]
     assert "Mei and Hao against Jun, Lin, Wei and Yan" in page
     # Only the pair of the next player after Mei climbs, and declares next.
     assert "Jun or Wei may start hand 2 at level 2 (Jun by turn): Jun and Wei take over." in page

@@ -194,7 +194,7 @@ def test_find_a_friend_races_a_line_per_player(member, friendly):
     assert race.count('stroke-linejoin="round"') == 5
     assert len(set(race.split('stroke="')[1:6])) == 5  # five colours
     for name in ("Mei", "Jun", "Lin", "Hao", "Ed"):
-        assert f" {name} <span" in race
+        assert f'race-legend-name">{name}</span>' in race
 
 
 def test_the_replay_runs_a_fixed_number_of_queries(member, game, django_assert_max_num_queries):
