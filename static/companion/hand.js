@@ -53,6 +53,12 @@
     read();
     grid.hidden = false;
     show();
+    // Opened by a tap, the kitty comes whole into view, clear of the Save bar (the page's
+    // scroll padding); opened by the last trick, the form stays where the thumb is.
+    const more = document.getElementById("kitty-more");
+    more.querySelector("summary").addEventListener("click", () => {
+      requestAnimationFrame(() => { if (more.open) more.scrollIntoView({ block: "nearest" }); });
+    });
     text.addEventListener("input", () => { read(); show(); });
     grid.addEventListener("click", (event) => {
       const button = event.target.closest(".kitty-card");
@@ -248,7 +254,9 @@
     if (!wrong) return;
     wrong.closest("details")?.setAttribute("open", "");
     wrong.focus({ preventScroll: true });
-    (wrong.closest(".field-choices, .field-entry, #hand-errors") || wrong).scrollIntoView({ block: "center" });
+    // The whole field comes into view with its error, which may sit under the field's control.
+    const field = wrong.closest(".field-choices") || wrong.closest(".field-entry, #hand-errors") || wrong;
+    field.scrollIntoView({ block: "nearest" });
   }
 
   start();
