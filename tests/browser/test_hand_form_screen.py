@@ -174,3 +174,56 @@ def test_the_friend_picker_shows_long_names_whole(phone, live_server, table, cou
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     labels.nth(count - 1).click()
     expect(phone.locator(f"#id_friends input[value='{count - 1}']")).to_be_checked()
+
+
+def shown_seats(phone) -> list[int]:
+    seats = phone.locator(".seat-row[id^=seat-]")
+    return [i + 1 for i in range(seats.count()) if seats.nth(i).is_visible()]
+
+
+@pytest.fixture
+def roster(mei) -> Group:
+    """Thursday Tractor with the eight of the cast on its roster."""
+    group = Group.objects.create(name="Thursday Tractor")
+    Membership.objects.create(group=group, user=mei)
+    for name in CAST:
+        Player.objects.create(group=group, name=name)
+    return group
+
+
+def test_a_new_game_shows_as_many_seats_as_players(phone, live_server, roster, screenshot):
+    phone.goto(f"{live_server.url}/groups/{roster.pk}/games/new/")
+    assert shown_seats(phone) == [1, 2, 3, 4]
+    for count in (6, 8, 5):
+        phone.locator("#id_players label", has_text=str(count)).click()
+        assert shown_seats(phone) == list(range(1, count + 1))
+    screenshot(phone, "five-seats")
+
+    for number, name in enumerate(CAST[:5], start=1):
+        phone.locator(f"#id_seat_{number}").select_option(label=name)
+    phone.get_by_text("Find a friend", exact=True).click()
+    phone.locator("#table-summary").get_by_text("5 players with").wait_for()
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_url("**/games/*/")
+    assert [player.name for player in Game.objects.get().players] == list(CAST[:5])
+
+
+def test_a_new_game_seats_as_many_without_a_script(browser, live_server, roster, mei):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False)
+    client = Client()
+    client.force_login(mei)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    phone = context.new_page()
+    try:
+        phone.goto(f"{live_server.url}/groups/{roster.pk}/games/new/")
+        phone.locator("#id_players label", has_text="6").click()
+        assert shown_seats(phone) == [1, 2, 3, 4, 5, 6]
+        for number, name in enumerate(CAST[:6], start=1):
+            phone.locator(f"#id_seat_{number}").select_option(label=name)
+        phone.get_by_role("button", name="Start the game").click()
+        phone.wait_for_url("**/games/*/")
+        assert [player.name for player in Game.objects.get().players] == list(CAST[:6])
+    finally:
+        context.close()

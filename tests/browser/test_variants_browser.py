@@ -41,8 +41,7 @@ def fits(page) -> None:
 
 def seat(phone, players: tuple[str, ...], levels: dict[str, str] | None = None) -> None:
     """On the new-game form: ``players`` in seats 1, 2, … and their starting levels."""
-    if len(players) > 4:
-        phone.get_by_text("More players: five to eight").click()
+    phone.locator("#id_players label", has_text=str(len(players))).click()
     for number, name in enumerate(players, start=1):
         phone.locator(f"#id_seat_{number}").select_option(label=name)
         if levels and name in levels:
