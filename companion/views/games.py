@@ -603,7 +603,10 @@ def _hand_page(
 
 def _mark_errors(form: HandForm) -> str | None:
     """The first field at fault (its name) takes the focus, so that a failed save opens with it
-    in view; the field template ties each error to its field for screen readers."""
+    in view; the field template ties each error to its field for screen readers. A hand refused
+    as a whole (someone else saved first) says so first: the box above the form takes it."""
+    if form.non_field_errors():
+        return None
     wrong = [name for name in form.fields if name in form.errors]
     if wrong:
         form.fields[wrong[0]].widget.attrs["autofocus"] = True

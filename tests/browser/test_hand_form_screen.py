@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import expect
 
-from companion.models import Game, Group, Membership, Player
+from companion.models import Game, Group, Hand, Membership, Player
 from scoring import Teams, get_rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -104,6 +104,28 @@ def test_a_refused_hand_says_its_error_once_beside_its_field_in_view(
     uncovered(phone, error)
     uncovered(phone, phone.locator("#id_trump legend"))
     assert phone.evaluate("document.activeElement.name") == "trump"
+
+
+def test_a_hand_refused_as_a_whole_says_so_once_below_the_navbar(
+    phone, live_server, table, mei, screenshot
+):
+    phone.goto(live_server.url + table(8, names=[long_name(name) for name in CAST]))
+    fill_in(phone)
+    # Another phone saves hand 1 first.
+    game = Game.objects.get()
+    held = {"declarer": 0, "friends": [2], "bid": "one", "trump": "H", "kitty_cards": ""}
+    held |= {"kitty_points": 0, "opponent_points": 45, "last_trick_winner": "declarers"}
+    held |= {"last_trick_format": "single", "last_trick_cards": 1}
+    game.record_hand(held, version=game.version, request_key="another phone", by=mei)
+    phone.get_by_role("button", name="Save hand").click()
+
+    said = "Someone else saved a change first, so this hand was not saved."
+    phone.locator("#hand-errors").get_by_text(said).wait_for()
+    settled(phone)
+    screenshot(phone, "overtaken")
+    assert phone.locator("#hand-page").inner_text().count(said) == 1
+    uncovered(phone, phone.locator("#hand-errors"))
+    assert phone.evaluate("document.activeElement.id") == "hand-errors"
 
 
 @pytest.mark.parametrize("count", [6, 8])
@@ -227,3 +249,67 @@ def test_a_new_game_seats_as_many_without_a_script(browser, live_server, roster,
         assert [player.name for player in Game.objects.get().players] == list(CAST[:6])
     finally:
         context.close()
+
+
+KITTY = ("5H", "KD", "2C", "3C", "4C", "6C", "7C", "8C")  # 15 points
+HANDS = {
+    # name: (players, teams, taps as (field or button, label))
+    "plain, a suit": (4, Teams.PARTNERS, [("declarer", "Mei"), ("trump", "♥"), ("", "75")]),
+    "plain, no trump": (
+        4,
+        Teams.PARTNERS,
+        [("declarer", "Mei"), ("trump", "No trump"), ("", "35")],
+    ),
+    "kitty scoop": (
+        4,
+        Teams.PARTNERS,
+        [
+            ("declarer", "Jun"),
+            ("trump", "♠"),
+            ("last_trick_winner", "Opponents"),
+            ("last_trick_format", "Pair"),
+            *(("kitty", card) for card in KITTY),
+            ("", "40"),
+        ],
+    ),
+    "find-a-friend, a suit": (
+        6,
+        Teams.FIND_A_FRIEND,
+        [("declarer", "Mei"), ("friends", "Lin"), ("trump", "♥"), ("", "60")],
+    ),
+    "find-a-friend, no trump": (
+        6,
+        Teams.FIND_A_FRIEND,
+        [("declarer", "Mei"), ("friends", "Nobody"), ("trump", "No trump"), ("", "55")],
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("hand", "most"),
+    [
+        ("plain, a suit", 4),
+        ("plain, no trump", 4),
+        ("kitty scoop", 14),
+        ("find-a-friend, a suit", 5),
+        ("find-a-friend, no trump", 5),
+    ],
+)
+def test_the_taps_per_hand(phone, live_server, table, hand, most):
+    """The report's measurement: each tap from the empty form to the saved hand, Save included."""
+    count, teams, taps = HANDS[hand]
+    phone.goto(live_server.url + table(count, teams=teams))
+    for field, label in taps:
+        if field == "kitty":
+            phone.locator(f'.kitty-card[data-card="{label}"]').click()
+        elif field:
+            phone.locator(f"#id_{field} label", has_text=label).click()
+        else:
+            phone.locator("#quick-totals").get_by_role("button", name=label, exact=True).click()
+    phone.locator("#preview").get_by_text(f"Opponents {taps[-1][1]}").wait_for()
+    phone.get_by_role("button", name="Save hand").click()
+    phone.wait_for_url("**/games/*/")
+
+    print(f"taps per hand, {hand}: {len(taps) + 1}")
+    assert len(taps) + 1 <= most
+    assert Hand.objects.get().opponent_points == int(taps[-1][1])
