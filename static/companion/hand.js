@@ -16,6 +16,22 @@
     bids(form);
     save(form);
     focusError();
+    outdated(form);
+  }
+
+  // A refused save's errors stand beside their fields until the hand is changed: from then on
+  // the preview says what is still wrong, so that each error is said once.
+  function outdated(form) {
+    const said = form.querySelectorAll(".invalid-feedback");
+    if (!said.length) return;
+    const clear = () => {
+      said.forEach((error) => error.remove());
+      form.querySelectorAll("[aria-invalid]").forEach((field) => field.removeAttribute("aria-invalid"));
+      form.removeEventListener("input", clear);
+      form.removeEventListener("change", clear);
+    };
+    form.addEventListener("input", clear);
+    form.addEventListener("change", clear);
   }
 
   // Kitty: tap a card to add a copy (as many as the table's decks hold), one tap more removes

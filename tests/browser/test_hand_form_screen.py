@@ -105,6 +105,12 @@ def test_a_refused_hand_says_its_error_once_beside_its_field_in_view(
     uncovered(phone, phone.locator("#id_trump legend"))
     assert phone.evaluate("document.activeElement.name") == "trump"
 
+    # Tapped, the trump's error goes: from then on the preview says what the hand does.
+    phone.locator("#id_trump label", has_text="♥").click()
+    expect(error).to_have_count(0)
+    phone.locator("#preview").get_by_text("Opponents 40").wait_for()
+    assert "Tap the trump suit" not in phone.locator("#hand-page").inner_text()
+
 
 def test_a_hand_refused_as_a_whole_says_so_once_below_the_navbar(
     phone, live_server, table, mei, screenshot
