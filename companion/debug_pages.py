@@ -11,7 +11,9 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.core.handlers.exception import get_exception_response
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import get_resolver, get_urlconf, is_valid_path
+from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.debug import ExceptionReporter
 
 
@@ -73,3 +75,12 @@ def debug_pages_for_this_machine(get_response: Callable[[HttpRequest], HttpRespo
 
     middleware.process_exception = process_exception
     return middleware
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused for its missing or stale cookie (CSRF_FAILURE_VIEW): the app's own 403 page,
+    saying what to do; Django's help on why goes to this machine alone, with DEBUG on, since it
+    names the settings to change."""
+    if settings.DEBUG and from_this_machine(request):
+        return django_csrf_failure(request, reason)
+    return render(request, "403.html", {"refused_form": True}, status=403)

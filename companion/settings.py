@@ -73,6 +73,8 @@ for proxy in TRUSTED_PROXIES:
             f"TRUSTED_PROXIES lists addresses or networks (10.0.0.1, 10.0.0.0/24), not {proxy!r}"
         ) from None
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# A form refused for its cookie gets the app's 403 page (Django's help only on this machine).
+CSRF_FAILURE_VIEW = "companion.debug_pages.csrf_failure"
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)

@@ -192,6 +192,26 @@ class Rules:
                 return band
         raise RulesError(f"no band holds an opponents' total of {opponent_total}")
 
+    def lines(self, top: int) -> tuple[int, ...]:
+        """The opponents' totals up to ``top`` from which a hand's result changes: each band's
+        start but the first, and each further ``every`` within a band.
+
+        >>> get_rules("standard").lines(200)
+        (5, 40, 80)
+        >>> get_rules("kawu").lines(200)
+        (5, 40, 80, 120, 160, 200)
+        >>> get_rules("simplified").for_decks(3).lines(300)
+        (120,)
+        """
+        found: list[int] = []
+        for band in self.bands:
+            if band.low:
+                found.append(band.low)
+            if band.every:
+                end = top if band.high is None else min(band.high, top)
+                found.extend(range(band.low + band.every, end + 1, band.every))
+        return tuple(line for line in found if line <= top)
+
     def kitty_multiplier(self, last_trick: Format, cards: int) -> int:
         """What the kitty's points are multiplied by, for a last trick of ``cards`` per player."""
         if last_trick is Format.SINGLE or self.kitty is KittyRule.DOUBLE:

@@ -400,6 +400,8 @@ class GameEntry(Part):
     def _check_history(self, hands: list[dict]) -> None:
         """The changes, replayed in order from no hands, must give the hands (as far as each
         snapshot tells: older ones lack later fields). A game kept without a history passes."""
+        if not self.changes:
+            return
         kept: list[dict | None] = []
         for number, change in enumerate(self.changes, start=1):
             with _at("changes", number - 1):
@@ -428,7 +430,7 @@ class GameEntry(Part):
                         action=show(action),
                         count=len(kept),
                     )
-        if self.changes and len(kept) != len(hands):
+        if len(kept) != len(hands):
             raise problem(
                 ngettext(
                     "The history leads to %(count)s hand, but the game has %(hands)s.",

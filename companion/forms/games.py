@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.display import joined
 from companion.forms.choices import LEVEL_CHOICES, GroupRulesField
+from companion.forms.results import PLAYERS_CHOICES
 from companion.models import Game, Group, Player
 from scoring import (
     GameError,
@@ -41,6 +42,17 @@ class GameForm(forms.Form):
     :meth:`Game.start` takes.
     """
 
+    # How many play: the page shows as many seats (the others, hidden, are not read). A post
+    # without it seats everyone chosen.
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=PLAYERS_CHOICES,
+        coerce=int,
+        initial=MIN_PLAYERS,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+    )
     rules = GroupRulesField(label=_("Rules"), initial="standard")
     teams = forms.ChoiceField(
         label=_("Teams"),
@@ -108,10 +120,16 @@ class GameForm(forms.Form):
         self.fields["first_declarer"].queryset = roster
         self.fields["rules"].offer(group)
 
-    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
-        """The seats as the page lays them out: number, player, starting level."""
+    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField, str]]:
+        """The seats as the page lays them out: number, player, starting level, and the
+        classes that hide the seat when fewer play (``past-5``: hidden at five players)."""
         return [
-            (number, self[seat], self[level])
+            (
+                number,
+                self[seat],
+                self[level],
+                " ".join(f"past-{count}" for count in range(MIN_PLAYERS, number)),
+            )
             for number, (seat, level) in enumerate(zip(SEATS, LEVELS, strict=True), start=1)
         ]
 
@@ -120,10 +138,19 @@ class GameForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
+        count = data.get("players")
         seated: list[tuple[str, Player, Rank | None]] = []
-        for seat, level in zip(SEATS, LEVELS, strict=True):
+        for number, (seat, level) in enumerate(zip(SEATS, LEVELS, strict=True), start=1):
+            if count is not None and number > count:
+                break  # a seat the page hides: fewer play
             player = data.get(seat)
             if player is None:
+                if count is not None and number > MIN_PLAYERS and seat not in self.errors:
+                    self.add_error(
+                        seat,
+                        _("Choose who sits in seat %(seat)d, or choose fewer players.")
+                        % {"seat": number},
+                    )
                 continue
             if any(player == other for _seat, other, _level in seated):
                 self.add_error(

@@ -49,8 +49,9 @@ SEATED = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 HANDS_SHOWN = 12
 # A watching phone further behind than this many changes or rows gets the whole scoreboard.
 CHANGES_SENT = 40
-# Most calls are a clean sweep or a line where the result changes; four buttons fit a phone.
-QUICK_TOTALS_SHOWN = 4
+# Most calls are a clean sweep or beside a line where the result changes: five buttons and
+# the toggle for the rest fit one row of a 360 px phone.
+QUICK_TOTALS_SHOWN = 5
 # The point cards the opponents may have won; the table's decks say how many of each there are.
 # Each with the words of its counter and of its two buttons.
 POINT_CARDS = (
@@ -575,6 +576,7 @@ def _hand_page(
         template += "#preview"
     table = before.table
     first_error = _mark_errors(form)
+    totals = quick_totals(game.rules, table.decks, table.deck_points)
     return render(
         request,
         template,
@@ -589,7 +591,9 @@ def _hand_page(
             "sides": hand_sides(table, form.played) if form.played else None,
             "request_key": _request_key(request) or uuid.uuid4().hex,
             "kitty_grid": KITTY_GRID,
-            "quick_totals": quick_totals(game.rules, table.decks),
+            "quick_totals": totals[:QUICK_TOTALS_SHOWN],
+            "more_totals": totals[QUICK_TOTALS_SHOWN:],
+            "previewing": preview,
             "point_cards": point_cards(table.decks),
             "bid_trumps": bid_trumps() if table.trumps.bids else {},
             "first_error": first_error,
@@ -600,7 +604,10 @@ def _hand_page(
 
 def _mark_errors(form: HandForm) -> str | None:
     """The first field at fault (its name) takes the focus, so that a failed save opens with it
-    in view; the field template ties each error to its field for screen readers."""
+    in view; the field template ties each error to its field for screen readers. A hand refused
+    as a whole (someone else saved first) says so first: the box above the form takes it."""
+    if form.non_field_errors():
+        return None
     wrong = [name for name in form.fields if name in form.errors]
     if wrong:
         form.fields[wrong[0]].widget.attrs["autofocus"] = True
@@ -713,10 +720,14 @@ def hand_numbers(numbers) -> str:
     return text
 
 
-def quick_totals(rules: Rules, decks: int) -> list[int]:
-    """0 and the table's lines past 5 (where a hand's result changes), as many as fit."""
-    lines = [band.low for band in rules.for_decks(decks).bands if band.low > 5]
-    return [0, *lines][:QUICK_TOTALS_SHOWN]
+def quick_totals(rules: Rules, decks: int, top: int) -> list[int]:
+    """0 and both sides of each line where a hand's result changes (as `scoring` draws them
+    for the decks) up to the decks' ``top`` points; the line at 5 gives 0 alone, the other
+    side being a step of the stepper away."""
+    sides = {0}
+    for line in rules.for_decks(decks).lines(top):
+        sides.update((line - 5, line) if line > 5 else ())
+    return sorted(sides)
 
 
 def point_cards(decks: int) -> list[dict]:

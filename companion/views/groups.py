@@ -464,6 +464,10 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
             empty = next((seat for seat in SEATS if not chosen[seat]), None)
             if empty is not None:
                 chosen[empty] = str(player.pk)
+                # Their seat is shown: at least as many play as the seats up to it.
+                shown, count = SEATS.index(empty) + 1, chosen["players"]
+                if not count.isdigit() or int(count) < shown:
+                    chosen["players"] = str(shown)
             if not request.htmx:
                 url = reverse("game_new", args=[group.pk])
                 return redirect(f"{url}?{urlencode(chosen)}")

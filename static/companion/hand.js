@@ -16,6 +16,22 @@
     bids(form);
     save(form);
     focusError();
+    outdated(form);
+  }
+
+  // A refused save's errors stand beside their fields until the hand is changed: from then on
+  // the preview says what is still wrong, so that each error is said once.
+  function outdated(form) {
+    const said = form.querySelectorAll(".invalid-feedback");
+    if (!said.length) return;
+    const clear = () => {
+      said.forEach((error) => error.remove());
+      form.querySelectorAll("[aria-invalid]").forEach((field) => field.removeAttribute("aria-invalid"));
+      form.removeEventListener("input", clear);
+      form.removeEventListener("change", clear);
+    };
+    form.addEventListener("input", clear);
+    form.addEventListener("change", clear);
   }
 
   // Kitty: tap a card to add a copy (as many as the table's decks hold), one tap more removes
@@ -53,6 +69,12 @@
     read();
     grid.hidden = false;
     show();
+    // Opened by a tap, the kitty comes whole into view, clear of the Save bar (the page's
+    // scroll padding); opened by the last trick, the form stays where the thumb is.
+    const more = document.getElementById("kitty-more");
+    more.querySelector("summary").addEventListener("click", () => {
+      requestAnimationFrame(() => { if (more.open) more.scrollIntoView({ block: "nearest" }); });
+    });
     text.addEventListener("input", () => { read(); show(); });
     grid.addEventListener("click", (event) => {
       const button = event.target.closest(".kitty-card");
@@ -248,7 +270,9 @@
     if (!wrong) return;
     wrong.closest("details")?.setAttribute("open", "");
     wrong.focus({ preventScroll: true });
-    (wrong.closest(".field-choices, .field-entry, #hand-errors") || wrong).scrollIntoView({ block: "center" });
+    // The whole field comes into view with its error, which may sit under the field's control.
+    const field = wrong.closest(".field-choices") || wrong.closest(".field-entry, #hand-errors") || wrong;
+    field.scrollIntoView({ block: "nearest" });
   }
 
   start();

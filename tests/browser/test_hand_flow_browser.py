@@ -134,7 +134,7 @@ def test_a_refused_save_opens_with_its_error_in_view_and_focused(hand_page, game
     phone.get_by_role("button", name="Save hand").click()
 
     message = "The opponents' points must be a multiple of 5 between 0 and 200; 33 is not."
-    phone.locator("#hand-errors").get_by_text(message).wait_for()
+    phone.locator("#id_opponent_points_error").get_by_text(message).wait_for()
     screenshot(phone, "refused-save")
     assert phone.evaluate("document.activeElement.id") == "id_opponent_points"
     assert in_view(phone, phone.locator("#id_opponent_points"))
@@ -188,7 +188,7 @@ def test_the_trump_starts_untapped_and_a_hand_without_it_is_refused(hand_page, g
     for tap in taps:
         tap.click()
 
-    phone.locator("#hand-errors").get_by_text("Tap the trump suit, or No trump.").wait_for()
+    phone.locator("#id_trump_error").get_by_text("Tap the trump suit, or No trump.").wait_for()
     screenshot(phone, "no-trump-tapped")
     assert in_view(phone, phone.locator("#id_trump"))
     assert not Hand.objects.exists()

@@ -41,8 +41,7 @@ def fits(page) -> None:
 
 def seat(phone, players: tuple[str, ...], levels: dict[str, str] | None = None) -> None:
     """On the new-game form: ``players`` in seats 1, 2, … and their starting levels."""
-    if len(players) > 4:
-        phone.get_by_text("More players: five to eight").click()
+    phone.locator("#id_players label", has_text=str(len(players))).click()
     for number, name in enumerate(players, start=1):
         phone.locator(f"#id_seat_{number}").select_option(label=name)
         if levels and name in levels:
@@ -175,9 +174,11 @@ def test_eight_partners_play_with_four_decks(phone, live_server, group, screensh
     phone.get_by_role("button", name="Start the game").click()
     phone.wait_for_url("**/games/*/")
 
-    # Four decks: 0 → +3, 5–75 → +2, 80–155 → +1, 160 or more takes the deal.
+    # Four decks: 0 → +3, 5–75 → +2, 80–155 → +1, 160 or more takes the deal: quick totals on
+    # both sides of each line.
     phone.get_by_role("link", name="Record a hand").click()
-    assert re.findall(r"\d+", phone.locator(".quick-points").inner_text()) == ["0", "80", "160"]
+    quick = phone.locator(".quick-points").inner_text()
+    assert re.findall(r"\d+", quick) == ["0", "75", "80", "155", "160"]
     phone.locator("#kitty-more > summary").click()
     for _ in range(4):
         phone.locator('.kitty-card[data-card="KD"]').click()

@@ -506,8 +506,32 @@ def test_the_hand_form_asks_about_failed_throws_only_where_throws_are_allowed(cl
 def test_the_quick_totals_are_the_lines_of_the_game_s_own_rules(client, open_ladder_game):
     page = new_hand_page(client, open_ladder_game)
 
-    # open-ladder changes its result at 40, 80, 120, 160 and 200: the first three fit with 0.
-    assert re.findall(r'data-value="(\d+)"', page) == ["0", "40", "80", "120"]
+    # open-ladder changes its result at 40, 80, 120, 160 and 200: 0, then both sides of each;
+    # five fit the row, the rest wait with the card counter behind "More".
+    row, more = page.split('id="point-counter"')
+    assert re.findall(r'data-value="(\d+)"', row) == ["0", "35", "40", "75", "80"]
+    assert re.findall(r'data-value="(\d+)"', more) == ["115", "120", "155", "160", "195", "200"]
+    assert ">More</button>" in row
+
+
+@pytest.mark.parametrize(
+    ("rules", "more", "totals"),
+    [
+        ("standard", (), ["0", "35", "40", "75", "80"]),
+        ("standard", ("Wei", "Yan"), ["0", "55", "60", "115", "120"]),  # 3 decks
+        ("simplified", (), ["0", "75", "80"]),  # one line, and 0
+    ],
+)
+def test_the_quick_totals_follow_the_rules_and_the_decks(
+    client, member, group, players, start_game, rules, more, totals
+):
+    seated = players + [Player.objects.create(group=group, name=name) for name in more]
+    game = start_game(rules, seated=seated, teams=Teams.FIND_A_FRIEND if more else Teams.PARTNERS)
+
+    page = new_hand_page(client, game)
+
+    assert re.findall(r'data-value="(\d+)"', page) == totals
+    assert ">Count cards</button>" in page
 
 
 def test_a_rotating_start_names_who_starts_and_why(client, open_ladder_game):

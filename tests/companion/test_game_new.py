@@ -3,6 +3,7 @@ the teams, the trump, the starting levels and who starts hand 1."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -361,13 +362,38 @@ def test_it_adds_a_player_in_place_for_htmx(member, url, group, players):
     assert "<html" not in response.text
 
 
-def test_a_fifth_player_added_opens_the_seats_past_four(member, url, group, players):
-    response = member.post(url, {**seats(players), "action": "add_player", "player-name": "Wei"})
+def test_a_fifth_player_added_makes_five_players(member, url, group, players):
+    data = {**seats(players), "players": "4", "action": "add_player", "player-name": "Wei"}
+
+    response = member.post(url, data)
 
     page = member.get(response["Location"]).text
     wei = group.players.get(name="Wei")
-    assert '<details class="mb-2" id="more-players" open>' in page
+    assert re.search(r'name="players" id="[^"]+"\s+value="5" autocomplete="off" checked', page)
     assert f'<option value="{wei.pk}" selected>Wei</option>' in page
+
+
+def test_it_shows_a_seat_for_each_player_it_may_seat(member, url):
+    page = member.get(url).text
+
+    # Seats past the players chosen are hidden by the stylesheet (four at first).
+    assert re.search(r'name="players" id="[^"]+"\s+value="4" autocomplete="off" checked', page)
+    assert '<div class="seat-row past-4 past-5 past-6 past-7" id="seat-8">' in page
+    assert '<div class="seat-row " id="seat-4">' in page
+
+
+def test_it_seats_only_as_many_as_the_players_chosen(member, url, everyone):
+    member.post(url, {**seats(everyone[:6], teams="find-a-friend"), "players": "5"})
+
+    assert started(Game.objects.get()) == ["Mei", "Jun", "Lin", "Hao", "Wei"]
+
+
+def test_it_names_a_seat_left_empty_among_the_players_chosen(member, url, everyone):
+    response = member.post(url, {**seats(everyone[:5], teams="find-a-friend"), "players": "6"})
+
+    assert response.status_code == 200
+    assert "Choose who sits in seat 6, or choose fewer players." in response.text
+    assert not Game.objects.exists()
 
 
 def test_it_refuses_a_player_already_on_the_roster_and_keeps_the_seats(member, url, players):

@@ -28,10 +28,27 @@ def post(client, game, number: int | None = None, **changes):
 
 
 def errors(response) -> str:
-    """The summary of what stopped the save, as a player reads it."""
-    summary = response.text.split('id="hand-errors"')[1].split("</ul>")[0]
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", summary.split(">", 1)[1]))
+    """What stopped the save, as a player reads it: above the form when it is about the whole
+    hand, else beside the field at fault."""
+    page = response.text
+    said = re.findall(r'id="hand-errors"[^>]*>(.*?)</ul>', page, re.S)
+    said += re.findall(r'<div class="invalid-feedback d-block" id="[^"]+">(.*?)</div></div>', page)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", " ".join(said)))
     return text.replace("&#x27;", "'").strip()
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        ({"trump": ""}, "Tap the trump suit, or No trump."),
+        ({"opponent_points": "33"}, "must be a multiple of 5 between 0 and 200; 33 is not."),
+    ],
+)
+def test_a_refused_hand_says_its_error_once_beside_its_field(client, game, changes, said):
+    response = post(client, game, **changes)
+
+    assert response.text.count(said) == 1
+    assert 'id="hand-errors"' not in response.text  # that box is for the hand as a whole
 
 
 def test_it_refuses_a_bid_that_contradicts_the_trump_in_the_players_words(client, game):
@@ -39,8 +56,7 @@ def test_it_refuses_a_bid_that_contradicts_the_trump_in_the_players_words(client
 
     assert response.status_code == 200
     assert errors(response) == (
-        "This hand was not saved: Big jokers won the bid, so the hand has no trump, not ♥: "
-        "choose No trump, or another bid."
+        "Big jokers won the bid, so the hand has no trump, not ♥: choose No trump, or another bid."
     )
     assert not Hand.objects.exists()
 
@@ -56,7 +72,7 @@ def test_without_a_bid_the_hand_has_the_weakest_its_trump_allows(client, game, t
 def test_a_hand_without_its_trump_is_refused_in_words(client, game):
     response = post(client, game, trump="")
 
-    assert errors(response) == "This hand was not saved: Tap the trump suit, or No trump."
+    assert errors(response) == "Tap the trump suit, or No trump."
     assert not Hand.objects.exists()
 
 
@@ -98,8 +114,7 @@ def test_typed_kitty_points_that_disagree_with_its_cards_are_named_not_overridde
     response = post(client, game, kitty_cards="5H KD TS 2C 3C 4C 6C 7C", kitty_points="30")
 
     assert errors(response) == (
-        "This hand was not saved: The kitty's cards hold 25 points, not 30: clear the points "
-        "or check the cards."
+        "The kitty's cards hold 25 points, not 30: clear the points or check the cards."
     )
     assert re.search(r"<details id=\"kitty-more\" open>", response.text)
     assert not Hand.objects.exists()
@@ -111,8 +126,7 @@ def test_an_unknown_kitty_counts_nothing_when_the_declarers_took_the_last_trick(
 
     response = post(client, game, declarer="2", last_trick_winner="opponents")
     assert errors(response) == (
-        "This hand was not saved: The opponents took the last trick, so the kitty counts: "
-        "give its points."
+        "The opponents took the last trick, so the kitty counts: give its points."
     )
 
 
@@ -124,7 +138,7 @@ def test_cards_taken_back_are_bounded_by_a_hand(client, member, start_game):
     response = post(client, game, declarer_cards_taken_back="26")
 
     assert errors(response) == (
-        "This hand was not saved: The declarers' failed throws take back from 0 to 25 cards, "
+        "The declarers' failed throws take back from 0 to 25 cards, "
         "a hand at most; 26 is not possible."
     )
     assert re.search(r"<details id=\"throws-more\" open>", response.text)
@@ -153,7 +167,7 @@ def test_no_error_names_a_field(client, game, changes):
     response = post(client, game, **changes)
 
     said = errors(response)
-    assert said.startswith("This hand was not saved: ")
+    assert said
     assert not re.search(r"\b[a-z]+_[a-z_]+\b|\bgot\b", said), said
     assert 'aria-invalid="true"' in response.text
     assert response.text.count(" autofocus") == 1
@@ -163,8 +177,7 @@ def test_the_opponents_points_and_kitty_beyond_two_decks_are_named_together(clie
     response = post(client, game, opponent_points="190", kitty_points="20")
 
     assert errors(response) == (
-        "This hand was not saved: The opponents' 190 points and the kitty's 20 make 210, "
-        "more than the 200 in 2 decks."
+        "The opponents' 190 points and the kitty's 20 make 210, more than the 200 in 2 decks."
     )
 
 

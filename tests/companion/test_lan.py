@@ -189,3 +189,24 @@ def test_this_machine_still_gets_the_debug_pages(address):
 
     assert "Using the URLconf defined in" in client.get("/no/such/page/").text
     assert "a secret in a traceback" in client.get("/boom/").text
+
+
+@override_settings(DEBUG=True, ALLOWED_HOSTS=["localhost", LAN])
+def test_a_phone_posting_without_a_cookie_gets_the_apps_own_403_page():
+    response = Client(enforce_csrf_checks=True).post(
+        "/accounts/login/", {"username": "mei", "password": "x"}, **PHONE
+    )
+
+    assert response.status_code == 403
+    assert "CSRF_COOKIE" not in response.text
+    assert "Reason given for failure" not in response.text
+    assert "The page was open too long" in response.text
+    assert "Go to the home page" in response.text
+
+
+@override_settings(DEBUG=True)
+def test_this_machine_still_gets_djangos_help_on_a_refused_form():
+    response = Client(enforce_csrf_checks=True).post("/accounts/login/", {"username": "mei"})
+
+    assert response.status_code == 403
+    assert "Reason given for failure" in response.text

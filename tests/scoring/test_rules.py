@@ -545,6 +545,35 @@ def test_each_preset_scales_its_band_starts_but_0_and_5_with_the_decks(
     assert scaled.name == name
 
 
+@pytest.mark.parametrize(
+    ("name", "decks", "lines"),
+    [
+        ("standard", 2, (5, 40, 80)),
+        ("standard", 3, (5, 60, 120)),
+        ("open-ladder", 2, (5, 40, 80, 120, 160, 200)),
+        ("open-ladder", 4, (5, 80, 160, 240, 320, 400)),
+        ("kawu", 2, (5, 40, 80, 120, 160, 200)),
+        ("kawu", 3, (5, 60, 120, 180, 240, 300)),
+        ("simplified", 2, (80,)),
+    ],
+)
+def test_the_lines_are_where_the_result_changes_up_to_the_decks_points(
+    name: str, decks: int, lines: tuple[int, ...]
+) -> None:
+    rules = PRESETS[name].for_decks(decks)
+    top = 100 * decks
+    assert rules.lines(top) == lines
+    for line in lines:
+        below, at = rules.band_for(line - 5), rules.band_for(line)
+        assert (below.winner, below.levels_for(line - 5)) != (at.winner, at.levels_for(line))
+
+
+def test_a_band_climbing_every_so_many_points_draws_a_line_at_each_step() -> None:
+    rules = rules_from_json(a_table((0, 75, DEC, 1), (80, None, OPP, 1, 20)))
+    assert rules.lines(200) == (80, 100, 120, 140, 160, 180, 200)
+    assert rules.lines(150) == (80, 100, 120, 140)
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_two_decks_read_each_preset_as_written(name: str) -> None:
     assert PRESETS[name].for_decks(2) is PRESETS[name]
