@@ -2065,16 +2065,25 @@ def _canonical(rules_json: dict) -> str:
 
 
 def rebuild_ladder(group_id: int, apps=global_apps) -> None:
-    """Count the group's whole ladder afresh from its games' summaries and write it: after a
-    generated history, and by the migration that made the rows (``apps``: its models); every
-    game has its summary by then. An import counts first and writes in its turn."""
-    count_ladder(group_id, apps)()
+    """Count the group's whole ladder afresh from its games' summaries and write it in one
+    transaction: after a generated history, and by the migration that made the rows (``apps``:
+    its models); every game has its summary by then."""
+    writes = count_ladder(group_id, apps)
+    with transaction.atomic():
+        for write in writes:
+            write()
 
 
-def count_ladder(group_id: int, apps=global_apps) -> Callable[[], None]:
-    """The group's whole ladder counted afresh from its games' summaries, as the transaction
-    that writes it (to call): everything is counted and made before it, since on SQLite every
-    other writer waits while it writes."""
+LADDER_ROWS_PER_WRITE = 1000
+"""Rows of a counted ladder written per transaction by an import: a tenth of a second on
+SQLite, which makes every other writer wait while one writes."""
+
+
+def count_ladder(group_id: int, apps=global_apps) -> list[Callable[[], None]]:
+    """The group's whole ladder counted afresh from its games' summaries, as the writes that
+    store it, in order. Everything is counted and made before them. Each write is small enough
+    to run in a transaction of its own while nobody can see the group (an import), or all in
+    one (:func:`rebuild_ladder`)."""
     model = functools.partial(apps.get_model, "companion")
     summaries, seats = model("GameSummary").objects, model("Seat").objects
     records = _stored_records(
@@ -2084,11 +2093,24 @@ def count_ladder(group_id: int, apps=global_apps) -> Callable[[], None]:
     statistics = every_player_stats(ordered)
     tallies = whole(ordered, _local)
     ratings = replay_ratings(ordered)
-    lines_model, tallies_model = model("PlayerLadder"), model("LadderTally")
-    lines = [
-        lines_model(player_id=player, group_id=group_id, stats=stats.to_json())
-        for player, stats in statistics.items()
-    ]
+    lines_model, tallies_model, ratings_model = (
+        model("PlayerLadder"),
+        model("LadderTally"),
+        model("Rating"),
+    )
+    lines = []
+    for player, stats in statistics.items():
+        points = ratings.get(player, [])
+        lines.append(
+            lines_model(
+                player_id=player,
+                group_id=group_id,
+                stats=stats.to_json(),
+                rated=len(points),
+                mu=points[-1].mu if points else None,
+                sigma=points[-1].sigma if points else None,
+            )
+        )
     rows = [
         tallies_model(
             group_id=group_id,
@@ -2103,21 +2125,29 @@ def count_ladder(group_id: int, apps=global_apps) -> Callable[[], None]:
         )
         for key, tally in tallies.items()
     ]
-    points = _rating_rows(model("Rating"), ratings)
+    points = _rating_rows(ratings_model, ratings)
 
-    @transaction.atomic
-    def write() -> None:
-        # Written first: it holds the group's ladder (and SQLite's lock) until it is whole.
+    def start() -> None:
+        # Written first: it holds the group's ladder (and SQLite's lock) while it changes.
         model("Group").objects.filter(pk=group_id).update(
             version=models.F("version") + 1, ratings_done=models.F("ratings_asked")
         )
-        lines_model.objects.filter(group_id=group_id).delete()
-        lines_model.objects.bulk_create(lines, batch_size=500)
+        ratings_model.objects.filter(player__group_id=group_id).delete()
         tallies_model.objects.filter(group_id=group_id).delete()
-        tallies_model.objects.bulk_create(rows, batch_size=500)
-        _write_ratings(lines_model, model("Rating"), group_id, ratings, points)
+        lines_model.objects.filter(group_id=group_id).delete()
+        lines_model.objects.bulk_create(lines)
 
-    return write
+    def adding(manager: models.Manager, part: list) -> Callable[[], None]:
+        return lambda: manager.bulk_create(part, batch_size=500)
+
+    return [
+        start,
+        *(
+            adding(manager, found[first : first + LADDER_ROWS_PER_WRITE])
+            for manager, found in ((tallies_model.objects, rows), (ratings_model.objects, points))
+            for first in range(0, len(found), LADDER_ROWS_PER_WRITE)
+        ),
+    ]
 
 
 HAND_RESULT_FIELDS = (

@@ -115,11 +115,11 @@ def import_group(
             done += len(batch)
             del batch, write
         missing = tuple(sorted(export.usernames - set(found)))
-        # The ladder is counted once, whole, before anyone can see the group: counted outside
-        # any transaction (on SQLite, a transaction holds every other writer), then written.
-        write_ladder = count_ladder(group.pk)
-        _make_way()
-        _in_turn(write_ladder)
+        # The ladder is counted once, whole, before anyone can see the group, outside any
+        # transaction (on SQLite one holds every other writer), then written a part at a time.
+        for write in count_ladder(group.pk):
+            _make_way()
+            _in_turn(write)
 
         def become_whole() -> None:
             # Here the group becomes whole and visible: until its members join, nobody can open it.
