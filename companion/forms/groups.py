@@ -8,6 +8,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from companion.forms.layout import Helper
 from companion.models import Group, Player
 
 # Accounts, groups, rosters, scoring tables, new games.
@@ -22,11 +23,15 @@ class SignupForm(UserCreationForm):
         help_text=_("Optional: only to reset a forgotten password."),
     )
 
+    helper = Helper("username", "email", "password1", "password2")
+
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
 
 class GroupForm(forms.ModelForm):
+    helper = Helper("name")
+
     class Meta:
         model = Group
         fields = ["name"]
@@ -73,6 +78,7 @@ class PlayerAccountForm(forms.Form):
         required=False,
         empty_label=_("Nobody yet"),
     )
+    helper = Helper("player")
 
     def __init__(self, *args, group: Group, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
