@@ -6,9 +6,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from companion.forms.layout import Helper
+from companion.forms.layout import Button, Helper, InputGroup
 from companion.models import Group, Player
 
 # Accounts, groups, rosters, scoring tables, new games.
@@ -48,9 +49,15 @@ class PlayerForm(forms.ModelForm):
         labels = {"name": _("Player's name")}
         widgets = {"name": forms.TextInput(attrs={"autocomplete": "off"})}
 
+    helper = Helper(InputGroup("name", Button(_("Add"))))
+
     def __init__(self, *args, group: Group, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.instance.group = group
+
+    def focus(self) -> None:
+        """The name takes the focus: after an htmx swap, the next player is typed at once."""
+        self.fields["name"].widget.attrs["autofocus"] = True
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -66,6 +73,27 @@ class PlayerForm(forms.ModelForm):
                 _("%(name)s is already on the roster."), params={"name": name}, code="unique"
             )
         return name
+
+
+class SeatedPlayerForm(PlayerForm):
+    """A player added from the new-game page, inside the game's own form: its button posts to
+    the page, which puts them on the roster and in the first empty seat."""
+
+    def __init__(self, *args, group: Group, **kwargs) -> None:
+        super().__init__(*args, prefix="player", group=group, **kwargs)
+        self.fields["name"].help_text = _(
+            "They join the group's roster and take the first empty seat."
+        )
+        add = Button(
+            _("Add"),
+            name="action",
+            value="add_player",
+            hx_post=reverse("game_new", args=[group.pk]),
+            hx_target="#game-form",
+            hx_swap="outerHTML",
+            hx_vals='{"preview": ""}',
+        )
+        self.helper = Helper(InputGroup("name", add))
 
 
 class PlayerAccountForm(forms.Form):
@@ -105,6 +133,7 @@ class RetireForm(forms.Form):
         queryset=Player.objects.none(),
         empty_label="—",
     )
+    helper = Helper(InputGroup("player", Button(_("Retire")), hide_label=True))
 
     def __init__(self, *args, group: Group, back: bool = False, **kwargs) -> None:
         # Its ids stay apart from PlayerAccountForm's player on the same page.

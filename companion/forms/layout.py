@@ -13,7 +13,11 @@ from collections.abc import Iterator
 
 from crispy_forms import layout
 from crispy_forms.helper import FormHelper
+from crispy_forms.utils import TEMPLATE_PACK, flatatt
 from django import forms
+from django.template import Context
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 
 class Helper(FormHelper):
@@ -52,6 +56,41 @@ class Field(layout.Field):
             "messages_apart": messages_apart,
             "cards": cards,
         }
+
+
+class Button:
+    """A button beside a field in an :class:`InputGroup`: its text, and its attributes as
+    keywords (``hx_post`` is ``hx-post``); a submit button unless ``type`` says otherwise."""
+
+    def __init__(self, text: str, **attrs: str) -> None:
+        self.text = text
+        self.attrs = {"class": "btn btn-outline-secondary", "type": "submit", **attrs}
+
+    def render(self) -> SafeString:
+        # The text is translated as it is drawn (crispy's StrictButton keeps its first rendering).
+        context = {"text": self.text, "attrs": mark_safe(flatatt(self.attrs))}
+        return mark_safe(render_to_string("tractor/layout/button.html", context))
+
+
+class InputGroup(Field):
+    """A field with its buttons in one input group, such as the roster's name and its Add
+    button; drawn by ``{% crispy %}``, which renders the layout objects themselves."""
+
+    def __init__(self, name: str, *buttons: Button, hide_label: bool = False) -> None:
+        super().__init__(name, hide_label=hide_label)
+        self.buttons = buttons
+
+    def render(
+        self,
+        form: forms.BaseForm,
+        context: Context,
+        template_pack: str = TEMPLATE_PACK,
+        extra_context: dict | None = None,
+        **kwargs,
+    ) -> SafeString:
+        buttons = mark_safe("".join(button.render() for button in self.buttons))
+        extra_context = {**(extra_context or {}), "buttons": buttons}
+        return super().render(form, context, template_pack, extra_context, **kwargs)
 
 
 def _items(item: str | layout.LayoutObject) -> Iterator[str | layout.LayoutObject]:

@@ -29,10 +29,6 @@ class BoundField(forms.BoundField):
         attrs["class"] = " ".join(dict.fromkeys(" ".join(classes).split()))
         return attrs
 
-    def autofocused(self) -> str:
-        """The control taking the focus: the field to fill next after an htmx swap."""
-        return self.as_widget(attrs={"autofocus": True})
-
 
 class Renderer(TemplatesSetting):
     """Every form's fields are this BoundField (the admin's too)."""
