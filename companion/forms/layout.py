@@ -37,7 +37,8 @@ class Field(layout.Field):
     label and help for screen readers only), ``list`` (its choices in a column), ``sides`` (its
     choices coloured declarers blue, opponents red), ``messages_apart`` (the page places the
     help and errors itself, with ``tractor/field_messages.html``), ``cards`` (card codes, with the
-    Cards button that opens the Dispute page's card grid)."""
+    Cards button that opens the Dispute page's card grid), ``remove`` (a checkbox drawn as a
+    small ✕ toggle that strikes out its row, its help as the tooltip)."""
 
     def __init__(
         self,
@@ -47,6 +48,7 @@ class Field(layout.Field):
         sides: bool = False,
         messages_apart: bool = False,
         cards: bool = False,
+        remove: bool = False,
     ) -> None:
         super().__init__(*names)
         self.options = {
@@ -55,6 +57,7 @@ class Field(layout.Field):
             "sides": sides,
             "messages_apart": messages_apart,
             "cards": cards,
+            "remove": remove,
         }
 
 

@@ -85,13 +85,8 @@ class BandForm(forms.Form):
         # A band is a row under the page's column headings: its labels are for screen readers.
         Field("low", "high", "levels", "every", hide_label=True),
         Field("winner", hide_label=True, sides=True),
+        Field("DELETE", remove=True),
     )
-
-    def __init__(self, *args, number: int | None = None, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        if number is not None:
-            for name, label in BAND_LABELS.items():
-                self.fields[name].label = label % {"n": number}
 
     def band(self) -> Band | None:
         """The row as far as it reads (for the preview), or None if it is not a band yet."""
@@ -109,12 +104,17 @@ BAND_LABELS = {
     "levels": _("Band %(n)s: levels"),
     "every": _("Band %(n)s: every"),
     "winner": _("Band %(n)s: winner"),
+    "DELETE": _("Remove band %(n)s"),
 }
 
 
 class BaseBandFormSet(forms.BaseFormSet):
-    def get_form_kwargs(self, index: int | None) -> dict:
-        return {"number": None if index is None else index + 1}
+    def add_fields(self, form: forms.Form, index: int | None) -> None:
+        super().add_fields(form, index)
+        form.fields["DELETE"].help_text = _("Remove this band")
+        if index is not None:
+            for name, label in BAND_LABELS.items():
+                form.fields[name].label = label % {"n": index + 1}
 
 
 # Every preset needs at most 7 bands; 40 leaves room for any house table a phone can show.
