@@ -38,7 +38,8 @@ class Field(layout.Field):
     choices coloured declarers blue, opponents red), ``messages_apart`` (the page places the
     help and errors itself, with ``tractor/field_messages.html``), ``cards`` (card codes, with the
     Cards button that opens the Dispute page's card grid), ``remove`` (a checkbox drawn as a
-    small ✕ toggle that strikes out its row, its help as the tooltip)."""
+    small ✕ toggle that strikes out its row, its help as the tooltip), ``switch`` (a checkbox
+    drawn as a switch, its widget with ``role="switch"``)."""
 
     def __init__(
         self,
@@ -49,6 +50,7 @@ class Field(layout.Field):
         messages_apart: bool = False,
         cards: bool = False,
         remove: bool = False,
+        switch: bool = False,
     ) -> None:
         super().__init__(*names)
         self.options = {
@@ -58,6 +60,7 @@ class Field(layout.Field):
             "messages_apart": messages_apart,
             "cards": cards,
             "remove": remove,
+            "switch": switch,
         }
 
 
@@ -65,9 +68,9 @@ class Button:
     """A button beside a field in an :class:`InputGroup`: its text, and its attributes as
     keywords (``hx_post`` is ``hx-post``); a submit button unless ``type`` says otherwise."""
 
-    def __init__(self, text: str, **attrs: str) -> None:
+    def __init__(self, text: str, css_class: str = "btn-outline-secondary", **attrs: str) -> None:
         self.text = text
-        self.attrs = {"class": "btn btn-outline-secondary", "type": "submit", **attrs}
+        self.attrs = {"class": f"btn {css_class}", "type": "submit", **attrs}
 
     def render(self) -> SafeString:
         # The text is translated as it is drawn (crispy's StrictButton keeps its first rendering).

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRefresh
 
 from companion.display import either, joined
+from companion.forms.confirmations import ConfirmationsForm
 from companion.forms.games import SEATS, GameForm
 from companion.forms.groups import (
     GroupForm,
@@ -209,6 +210,9 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         "retired": [player for player in roster if player.retired],
         "retire_form": retire_form,
         "account_form": PlayerAccountForm(group=group, user=request.user),
+        "confirmations_form": ConfirmationsForm(
+            initial={"hands_need_confirmation": group.hands_need_confirmation}
+        ),
         "is_admin": is_admin,
     }
     if request.htmx:
