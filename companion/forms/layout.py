@@ -95,7 +95,8 @@ class InputGroup(Field):
         **kwargs,
     ) -> SafeString:
         buttons = mark_safe("".join(button.render() for button in self.buttons))
-        extra_context = {**(extra_context or {}), "buttons": buttons}
+        # A name no page uses: {% crispy %} draws the fields in the page's own context.
+        extra_context = {**(extra_context or {}), "input_group_buttons": buttons}
         return super().render(form, context, template_pack, extra_context, **kwargs)
 
 
