@@ -12,6 +12,7 @@ from companion.forms.choices import (
     RULES_CHOICES,
     TRUMP_OR_NONE_CHOICES,
 )
+from companion.forms.layout import Field, Helper
 from scoring import (
     PRESETS,
     Card,
@@ -58,6 +59,10 @@ class CardsField(forms.CharField):
             raise forms.ValidationError(error.in_words(gettext, ngettext)) from None
 
 
+#: Each seat's ``play_<seat>`` and ``hand_<seat>`` fields, at the largest table.
+CARDS_FIELDS = tuple(f"{kind}_{seat}" for seat in range(MAX_PLAYERS) for kind in ("play", "hand"))
+
+
 class DisputeForm(forms.Form):
     """A disputed trick as the table taps it in, judged by `scoring` in ``clean``.
 
@@ -84,6 +89,17 @@ class DisputeForm(forms.Form):
         coerce=lambda value: None if value == NO_TRUMP else Suit.parse(value),
         widget=forms.RadioSelect,
         error_messages={"required": _("Tap the trump suit, or No trump.")},
+    )
+    helper = Helper(
+        "rules",
+        "level",
+        "trump",
+        "leader",
+        "players",
+        "decks",
+        # Each seat's cards, under the seat's name as heading.
+        Field(*CARDS_FIELDS, cards=True, hide_label=True),
+        "hand_number",
     )
 
     def __init__(

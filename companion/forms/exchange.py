@@ -6,6 +6,7 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
+from companion.forms.layout import Helper
 from companion.models import new_token
 
 # An export of 2,000 games (43,000 hands with their history) is 37 MB.
@@ -30,6 +31,8 @@ class GroupImportForm(forms.Form):
     request_key = forms.CharField(
         max_length=40, required=False, widget=forms.HiddenInput, initial=new_token
     )
+
+    helper = Helper("request_key", "file", "name")
 
     def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.display import joined
 from companion.forms.choices import LEVEL_CHOICES, GroupRulesField
+from companion.forms.layout import Field, Helper
 from companion.forms.results import PLAYERS_CHOICES
 from companion.models import Game, Group, Player
 from scoring import (
@@ -90,6 +91,19 @@ class GameForm(forms.Form):
         queryset=Player.objects.none(),
         required=False,
         empty_label=_("Whoever wins the bid"),
+    )
+
+    helper = Helper(
+        "players",
+        # Seats are rows of a grid whose headings name their columns.
+        Field(*SEATS, *LEVELS, hide_label=True),
+        "rules",
+        Field("teams", list=True),
+        "decks",
+        "called",
+        Field("trumps", list=True),
+        Field(*ROTATION, hide_label=True),
+        "first_declarer",
     )
 
     def __init__(self, *args, group: Group, **kwargs) -> None:

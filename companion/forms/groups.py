@@ -6,8 +6,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from companion.forms.layout import Button, Helper, InputGroup
 from companion.models import Group, Player
 
 # Accounts, groups, rosters, scoring tables, new games.
@@ -22,11 +24,15 @@ class SignupForm(UserCreationForm):
         help_text=_("Optional: only to reset a forgotten password."),
     )
 
+    helper = Helper("username", "email", "password1", "password2")
+
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
 
 class GroupForm(forms.ModelForm):
+    helper = Helper("name")
+
     class Meta:
         model = Group
         fields = ["name"]
@@ -43,9 +49,15 @@ class PlayerForm(forms.ModelForm):
         labels = {"name": _("Player's name")}
         widgets = {"name": forms.TextInput(attrs={"autocomplete": "off"})}
 
+    helper = Helper(InputGroup("name", Button(_("Add"))))
+
     def __init__(self, *args, group: Group, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.instance.group = group
+
+    def focus(self) -> None:
+        """The name takes the focus: after an htmx swap, the next player is typed at once."""
+        self.fields["name"].widget.attrs["autofocus"] = True
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -63,6 +75,27 @@ class PlayerForm(forms.ModelForm):
         return name
 
 
+class SeatedPlayerForm(PlayerForm):
+    """A player added from the new-game page, inside the game's own form: its button posts to
+    the page, which puts them on the roster and in the first empty seat."""
+
+    def __init__(self, *args, group: Group, **kwargs) -> None:
+        super().__init__(*args, prefix="player", group=group, **kwargs)
+        self.fields["name"].help_text = _(
+            "They join the group's roster and take the first empty seat."
+        )
+        add = Button(
+            _("Add"),
+            name="action",
+            value="add_player",
+            hx_post=reverse("game_new", args=[group.pk]),
+            hx_target="#game-form",
+            hx_swap="outerHTML",
+            hx_vals='{"preview": ""}',
+        )
+        self.helper = Helper(InputGroup("name", add))
+
+
 class PlayerAccountForm(forms.Form):
     """Which player on the roster is the signed-in member: one each, and never someone
     another account already claimed."""
@@ -73,6 +106,7 @@ class PlayerAccountForm(forms.Form):
         required=False,
         empty_label=_("Nobody yet"),
     )
+    helper = Helper("player")
 
     def __init__(self, *args, group: Group, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -99,6 +133,7 @@ class RetireForm(forms.Form):
         queryset=Player.objects.none(),
         empty_label="—",
     )
+    helper = Helper(InputGroup("player", Button(_("Retire")), hide_label=True))
 
     def __init__(self, *args, group: Group, back: bool = False, **kwargs) -> None:
         # Its ids stay apart from PlayerAccountForm's player on the same page.

@@ -7,6 +7,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.choices import NO_TRUMP, TRUMP_OR_NONE_CHOICES
+from companion.forms.layout import Field, Helper
 from companion.forms.results import WHOLE_NUMBER, HandResultForm, number_input
 from companion.models import Hand
 from scoring import (
@@ -83,6 +84,21 @@ class HandForm(HandResultForm):
         min_value=0,
         initial=0,
         error_messages={"invalid": WHOLE_NUMBER},
+    )
+    helper = Helper(
+        "declarer",
+        "friends",
+        "trump",
+        # Drawn between the stepper's buttons: its fieldset's legend is the label.
+        Field("opponent_points", hide_label=True, messages_apart=True),
+        "last_trick_winner",
+        "last_trick_format",
+        "last_trick_cards",
+        "kitty_cards",
+        "kitty_points",
+        "bid",
+        "declarer_cards_taken_back",
+        "opponent_cards_taken_back",
     )
 
     def __init__(self, *args, game: ScoredGame, number: int, **kwargs) -> None:

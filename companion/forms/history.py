@@ -11,6 +11,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.choices import GroupRulesField
+from companion.forms.layout import Helper
 from companion.ladder import months
 from companion.models import Group, Player
 from scoring import Table, TableError
@@ -32,6 +33,7 @@ class HistoryFilterForm(forms.Form):
 
     player = forms.TypedChoiceField(label=_("Player"), coerce=int, empty_value=None, required=False)
     period = forms.ChoiceField(label=_("Period"), required=False)
+    helper = Helper("player", "period")
 
     def __init__(self, *args, players: list[Player], years: list[int], now, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -66,6 +68,7 @@ class ReplayRulesForm(forms.Form):
 
     rules = GroupRulesField(label=_("Replay under"))
     decks = forms.TypedChoiceField(label=_("Decks"), coerce=int, empty_value=None, required=False)
+    helper = Helper("rules", "decks")
 
     def __init__(self, *args, group: Group, table: Table, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -1,8 +1,9 @@
-"""One way to render a field: our templates, Bootstrap's class for each kind of control.
+"""Bootstrap's class for each kind of control, on the widget itself.
 
-Django already marks a refused value with ``aria-invalid`` and points ``aria-describedby`` at
-``<id>_helptext`` and ``<id>_error``; ``templates/companion/includes/field.html`` writes those
-ids, so every form gets the same accessible markup.
+The project's crispy template pack (templates/tractor/) draws each field around ``{{ field }}``;
+this BoundField gives the control its class and ``is-invalid``, while Django marks a refused value
+``aria-invalid`` and points ``aria-describedby`` at ``<id>_helptext`` and ``<id>_error``, the ids
+``tractor/field_messages.html`` writes.
 """
 
 from __future__ import annotations
@@ -28,14 +29,8 @@ class BoundField(forms.BoundField):
         attrs["class"] = " ".join(dict.fromkeys(" ".join(classes).split()))
         return attrs
 
-    def autofocused(self) -> str:
-        """The control taking the focus: the field to fill next after an htmx swap."""
-        return self.as_widget(attrs={"autofocus": True})
-
 
 class Renderer(TemplatesSetting):
-    """``{{ form }}`` and ``{{ field.as_field_group }}`` come out as our templates."""
+    """Every form's fields are this BoundField (the admin's too)."""
 
-    form_template_name = "companion/includes/form.html"
-    field_template_name = "companion/includes/field.html"
     bound_field_class = BoundField

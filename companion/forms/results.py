@@ -10,6 +10,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.choices import FORMAT_CHOICES, LEVEL_CHOICES, RULES_CHOICES, SIDE_CHOICES
+from companion.forms.layout import Helper
 from scoring import PRESETS, Format, LastTrick, Levels, Rank, ScoringError, Side, settle
 from scoring.settle import Settlement
 from scoring.table import MAX_PLAYERS, MIN_PLAYERS, deal, default_decks
@@ -125,6 +126,19 @@ class SettleForm(HandResultForm):
         label=_("Short-handed: fewer friends found than cards called"),
         help_text=_("Find a friend: a short-handed side that holds climbs one level more."),
         required=False,
+    )
+    helper = Helper(
+        "rules",
+        "players",
+        "decks",
+        "declarers_level",
+        "opponents_level",
+        "opponent_points",
+        "kitty_points",
+        "last_trick_winner",
+        "last_trick_format",
+        "last_trick_cards",
+        "short_handed",
     )
 
     def __init__(self, *args, **kwargs) -> None:

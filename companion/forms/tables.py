@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from companion.forms.choices import (
     SIDE_CHOICES,
 )
+from companion.forms.layout import Field, Helper
 from companion.models import Group, ScoringTable
 from scoring import (
     PRESETS,
@@ -80,6 +81,13 @@ class BandForm(forms.Form):
         widget=forms.NumberInput(attrs={**POINTS_WIDGET, "min": 5}),
     )
 
+    helper = Helper(
+        # A band is a row under the page's column headings: its labels are for screen readers.
+        Field("low", "high", "levels", "every", hide_label=True),
+        Field("winner", hide_label=True, sides=True),
+        Field("DELETE", remove=True),
+    )
+
     def band(self) -> Band | None:
         """The row as far as it reads (for the preview), or None if it is not a band yet."""
         data = getattr(self, "cleaned_data", {})
@@ -90,10 +98,30 @@ class BandForm(forms.Form):
         )
 
 
+BAND_LABELS = {
+    "low": _("Band %(n)s: from"),
+    "high": _("Band %(n)s: to"),
+    "levels": _("Band %(n)s: levels"),
+    "every": _("Band %(n)s: every"),
+    "winner": _("Band %(n)s: winner"),
+    "DELETE": _("Remove band %(n)s"),
+}
+
+
+class BaseBandFormSet(forms.BaseFormSet):
+    def add_fields(self, form: forms.Form, index: int | None) -> None:
+        super().add_fields(form, index)
+        form.fields["DELETE"].help_text = _("Remove this band")
+        if index is not None:
+            for name, label in BAND_LABELS.items():
+                form.fields[name].label = label % {"n": index + 1}
+
+
 # Every preset needs at most 7 bands; 40 leaves room for any house table a phone can show.
 MAX_BANDS = 40
 BandFormSet = forms.formset_factory(
     BandForm,
+    BaseBandFormSet,
     extra=0,
     min_num=1,
     max_num=MAX_BANDS,
@@ -147,6 +175,16 @@ class ScoringTableForm(forms.Form):
         label=_("In a hand without trump, the level cards are trumps too (not in open-ladder)"),
         required=False,
         initial=True,
+    )
+
+    helper = Helper(
+        "name",
+        Field("kitty", "game_end", list=True),
+        "starter",
+        "no_trump_level_cards",
+        "throws",
+        "throw_penalty",
+        "tractor_follow",
     )
 
     def __init__(

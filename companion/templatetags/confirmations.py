@@ -5,7 +5,8 @@ from __future__ import annotations
 from django import template
 
 from companion.display import either, joined
-from companion.models import FLAG_NOTE_LENGTH, Game, Hand
+from companion.forms.confirmations import FlagForm
+from companion.models import Game, Hand
 
 register = template.Library()
 
@@ -30,8 +31,8 @@ def waits_at_the_top(hand: Hand, user, can_edit: bool) -> bool:
 
 
 @register.simple_tag
-def flag_note_length() -> int:
-    return FLAG_NOTE_LENGTH
+def flag_form(hand: Hand) -> FlagForm:
+    return FlagForm(number=hand.number)
 
 
 @register.filter

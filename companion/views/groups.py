@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRefresh
 
 from companion.display import either, joined
+from companion.forms.confirmations import ConfirmationsForm
 from companion.forms.games import SEATS, GameForm
 from companion.forms.groups import (
     GroupForm,
@@ -27,6 +28,7 @@ from companion.forms.groups import (
     PlayerForm,
     RetireForm,
     RoleForm,
+    SeatedPlayerForm,
     SignupForm,
 )
 from companion.forms.tables import ScoringTableForm
@@ -197,6 +199,8 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("%(name)s is on the roster.") % {"name": player})
                 return redirect(group)
             form = PlayerForm(group=group)
+        if request.htmx:
+            form.focus()
     template = "companion/group.html"
     roster = list(group.players.select_related("user"))
     context = {
@@ -206,6 +210,9 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         "retired": [player for player in roster if player.retired],
         "retire_form": retire_form,
         "account_form": PlayerAccountForm(group=group, user=request.user),
+        "confirmations_form": ConfirmationsForm(
+            initial={"hands_need_confirmation": group.hands_need_confirmation}
+        ),
         "is_admin": is_admin,
     }
     if request.htmx:
@@ -453,12 +460,12 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     table the choices make so far.
     """
     group = member_group(request, pk)
-    player_form = PlayerForm(prefix="player", group=group)
+    player_form = SeatedPlayerForm(group=group)
     template = "companion/game_new.html"
     if request.method == "POST" and request.POST.get("action") == "add_player":
         form = GameForm(group=group)
         chosen = {name: request.POST.get(name, "") for name in form.fields}
-        player_form = PlayerForm(request.POST, prefix="player", group=group)
+        player_form = SeatedPlayerForm(request.POST, group=group)
         if player_form.is_valid():
             player = player_form.save()
             empty = next((seat for seat in SEATS if not chosen[seat]), None)
@@ -471,7 +478,9 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 url = reverse("game_new", args=[group.pk])
                 return redirect(f"{url}?{urlencode(chosen)}")
-            player_form = PlayerForm(prefix="player", group=group)
+            player_form = SeatedPlayerForm(group=group)
+            if request.htmx:
+                player_form.focus()
         form = GameForm(initial=chosen, group=group)
     elif request.method == "POST":
         form = GameForm(request.POST, group=group)

@@ -445,10 +445,10 @@ def test_a_member_turns_confirmations_on_from_the_group_page(group, member):
         follow=True,
     )
 
-    assert "Each hand needs an opponent's confirmation" in page
-    assert 'id="hands-need-confirmation" checked' not in page
+    assert "Each hand needs an opponent&#x27;s confirmation" in page
+    assert 'id="id_hands_need_confirmation" checked' not in page
     assert "each hand waits for an opponent&#x27;s confirmation" in response.text
-    assert 'id="hands-need-confirmation" checked' in response.text
+    assert 'id="id_hands_need_confirmation" checked' in response.text
     group.refresh_from_db()
     assert group.hands_need_confirmation
 
