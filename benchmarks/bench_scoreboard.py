@@ -61,8 +61,7 @@ POLL_GOAL = 1.25
 WATCHED_HANDS = 20
 LATENCY_GOAL = 2.0  # seconds from a save to a watching phone showing it
 HAND = {
-    "trump": "",
-    "bid": "none",
+    "trump": "H",  # the bid left empty: the weakest that hearts allow
     "opponent_points": "80",  # the opponents take the deal: the game goes on
     "last_trick_winner": "declarers",
     "last_trick_format": "single",
