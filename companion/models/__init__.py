@@ -31,7 +31,6 @@ from companion.models.groups import (
     Membership,
     Player,
     ScoringTable,
-    isoformat,
     new_token,
 )
 from companion.models.import_jobs import ImportBusy, ImportChunk, ImportJob
@@ -74,7 +73,6 @@ __all__ = [
     "Seat",
     "StaleGame",
     "count_ladder",
-    "isoformat",
     "new_token",
     "rebuild_ladder",
     "trumps_by_bid",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from operator import attrgetter
 
 from django.conf import settings
 from django.db import models, transaction
@@ -19,10 +18,6 @@ from companion.models.groups import (
     Group,
     GroupChange,
     Player,
-    _isoformat_or_none,
-    _named,
-    _username,
-    isoformat,
     new_token,
 )
 from scoring.game import Game as ScoredGame
@@ -86,33 +81,6 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.group_id, self.pk])
-
-    def to_export(self) -> dict:
-        """The game as the export file writes it (`companion.exchange`): players by name, its
-        hands, their history and its precedents (prefetch them when exporting many games)."""
-        names = [player.name for player in self.players]
-        hands = sorted(self.hands.all(), key=attrgetter("number"))
-        numbers = {hand.pk: hand.number for hand in hands}
-        return {
-            "created": isoformat(self.created),
-            "created_by": _username(self.created_by),
-            "rules": self.rules_json,
-            "seats": [{"player": seat.player.name, "level": seat.level} for seat in self.seated],
-            "decks": self.decks,
-            "teams": self.teams,
-            "trumps": self.trumps,
-            "called": self.called,
-            "first_declarer": None if self.first_declarer is None else names[self.first_declarer],
-            "hands": [hand.to_export(names) for hand in hands],
-            "changes": [
-                change.to_export(names)
-                for change in sorted(self.changes.all(), key=attrgetter("pk"))
-            ],
-            "disputes": [
-                dispute.to_export(numbers)
-                for dispute in sorted(self.disputes.all(), key=attrgetter("pk"))
-            ],
-        }
 
     @property
     def rules(self) -> scoring.Rules:
@@ -629,24 +597,6 @@ class Hand(models.Model):
         """What the table entered, as kept in the history."""
         return {name: getattr(self, name) for name in self.SNAPSHOT_FIELDS}
 
-    def to_export(self, names: list[str]) -> dict:
-        """The hand in its game's export, ``names`` the players in seat order."""
-        entered = _named(self.snapshot(), names)
-        del entered["number"]  # the hand's place in the list
-        return {
-            **entered,
-            "created": isoformat(self.created),
-            "updated": isoformat(self.updated),
-            # Its second seat (`confirm_hand`): accounts by username, as the whole file has them.
-            "entered_by": _username(self.entered_by),
-            "needs_confirmation": self.needs_confirmation,
-            "confirmed_by": _username(self.confirmed_by),
-            "confirmed_at": _isoformat_or_none(self.confirmed_at),
-            "flagged_by": _username(self.flagged_by),
-            "flagged_at": _isoformat_or_none(self.flagged_at),
-            "flag_note": self.flag_note,
-        }
-
     @staticmethod
     def entered(group: Group, by) -> dict:
         """The confirmation fields of contents ``by`` enters now: unconfirmed, unflagged, and
@@ -802,17 +752,6 @@ class HandChange(models.Model):
     def __str__(self) -> str:
         return f"hand {self.hand_number} {self.action}"
 
-    def to_export(self, names: list[str]) -> dict:
-        return {
-            "hand_number": self.hand_number,
-            "action": self.action,
-            "before": _named(self.before, names),
-            "after": _named(self.after, names),
-            "by": _username(self.by),
-            "at": isoformat(self.at),
-            "note": self.note,
-        }
-
 
 class Dispute(models.Model):
     """A trick the table argued about and `scoring`'s verdict on it: the group's precedents.
@@ -841,17 +780,6 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"dispute on hand {self.hand_number}"
-
-    def to_export(self, numbers: dict[int, int]) -> dict:
-        """The precedent in its game's export, ``numbers`` the game's hand numbers by id."""
-        return {
-            "hand_number": self.hand_number,
-            "hand": numbers.get(self.hand_id),
-            "request": self.request,
-            "verdict": self.verdict,
-            "created_by": _username(self.created_by),
-            "created": isoformat(self.created),
-        }
 
     @property
     def complete(self) -> bool:

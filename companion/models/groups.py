@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -23,32 +23,6 @@ from companion import display
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
-
-
-def isoformat(moment: datetime) -> str:
-    """A timestamp as the export file writes it: ISO 8601 in UTC, to the microsecond it holds."""
-    return moment.astimezone(UTC).isoformat()
-
-
-def _isoformat_or_none(moment: datetime | None) -> str | None:
-    return None if moment is None else isoformat(moment)
-
-
-def _username(user) -> str | None:
-    return None if user is None else user.username
-
-
-def _named(snapshot: dict | None, names: list[str]) -> dict | None:
-    """A hand's fields as the export writes them, in the hands and in their history: its
-    declarer and friends by name instead of seat."""
-    if snapshot is None:
-        return None
-    named = dict(snapshot)
-    if "declarer" in named:
-        named["declarer"] = names[named["declarer"]]
-    if "friends" in named:
-        named["friends"] = [names[seat] for seat in named["friends"]]
-    return named
 
 
 class Group(models.Model):
@@ -87,14 +61,6 @@ class Group(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("group", args=[self.pk])
-
-    def to_export(self) -> dict:
-        """The group's own part of its export file (`companion.exchange`)."""
-        return {
-            "name": self.name,
-            "created": isoformat(self.created),
-            "hands_need_confirmation": self.hands_need_confirmation,
-        }
 
     @property
     def ratings_pending(self) -> bool:
@@ -341,9 +307,6 @@ class Membership(models.Model):
     def is_admin(self) -> bool:
         return self.role == self.Role.ADMIN
 
-    def to_export(self) -> dict:
-        return {"username": self.user.username, "joined": isoformat(self.joined), "role": self.role}
-
 
 class AccountLanguage(models.Model):
     """The language an account chose with the switch at the foot of every page: logging in on
@@ -437,21 +400,6 @@ class GroupChange(models.Model):
     def __str__(self) -> str:
         return f"{self.group}: {self.action}"
 
-    def to_export(self, games: dict[int, int]) -> dict:
-        """The change as the export file keeps it (`companion.exchange`): the names recorded,
-        never an account; its player by name and its game by its number in the file, from
-        ``games`` (the group's game ids to their numbers)."""
-        return {
-            "action": self.action,
-            "at": isoformat(self.at),
-            "by_name": self.by_name,
-            "member_name": self.member_name,
-            "player": self.player.name if self.player is not None else None,
-            "game": games.get(self.game_id),
-            "before": self.before,
-            "after": self.after,
-        }
-
     def sentence(self) -> str:
         """The change as the log says it, in the reader's language."""
         who = self.by_name or gettext("Someone")
@@ -533,9 +481,6 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def to_export(self) -> dict:
-        return {"name": self.name, "user": _username(self.user), "retired": self.retired}
-
     def claim(self, user) -> bool:
         """Make the player ``user``'s own (and no other player of the group); False if another
         account holds them, even one that claimed them a moment ago."""
@@ -582,9 +527,6 @@ class ScoringTable(models.Model):
 
     def __str__(self) -> str:
         return self.rules.name
-
-    def to_export(self) -> dict:
-        return {"rules": self.rules_json, "updated": isoformat(self.updated)}
 
     @property
     def rules(self) -> scoring.Rules:
