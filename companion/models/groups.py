@@ -232,6 +232,9 @@ class Group(models.Model):
         """Turn second-seat confirmation on or off. Hands entered while it was off never need
         one; those waiting for one count as soon as it is off (and wait again if it is turned
         back on), so the games holding them change: watchers and the ladder see it."""
+        from companion.models.games import Game, Hand  # their modules import this one
+        from companion.models.ladder import GameSummary
+
         if asked == self.hands_need_confirmation:
             return
         with transaction.atomic():
@@ -243,9 +246,6 @@ class Group(models.Model):
                 else GroupChange.Action.CONFIRMATIONS_OFF
             )
             self.log(action, by=by)
-            from companion.models.games import Game, Hand  # they import this module
-            from companion.models.ladder import GameSummary
-
             waiting = Hand.objects.filter(
                 game__group=self, needs_confirmation=True, confirmed_at=None
             )
@@ -259,7 +259,7 @@ class Group(models.Model):
         query; none while the group does not ask for confirmations): they do not count yet."""
         if not self.hands_need_confirmation:
             return set()
-        from companion.models.games import Hand  # it imports this module
+        from companion.models.games import Hand  # its module imports this one
 
         waiting = Hand.objects.filter(game__group=self, needs_confirmation=True, confirmed_at=None)
         return set(waiting.values_list("game_id", flat=True).distinct())
