@@ -1,5 +1,6 @@
 """What a group's ladder history adds up to, counted so that a change to one game moves only that
-game's share: the pure arithmetic behind the ladder's rows (`companion.models`). No Django here.
+game's share: the pure arithmetic behind the ladder's rows (`companion.models.ladder`). No
+Django here.
 
 Every number the history shows is a sum over games: a player's statistics
 (:func:`scoring.stats.game_stats`), and for each player (or everyone) and period the games, hands

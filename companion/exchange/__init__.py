@@ -27,7 +27,7 @@ to refuse an impossible game and in the CSV for the reader.
                 "disputes": [{"hand_number", "hand", "request", "verdict", "created_by",
                               "created"}]}]}
 
-`companion.exchange.schema` declares it, field by field; the models' ``to_export()`` write it.
+`companion.exchange.schema` declares it, field by field; `companion.exchange.writing` writes it.
 A game's ``seats`` are in play order, each a player's name and the level they start at.
 ``decks``, ``teams`` and ``trumps`` are the table as `scoring.Table` holds it (``trumps``:
 ``"bid"``, ``"no-trump"`` or a list of suits in rotation), ``called`` the cards a find-a-friend
@@ -80,7 +80,7 @@ from companion.exchange.exporting import (
 from companion.exchange.importing import Imported, import_group, known_accounts
 from companion.exchange.reading import GroupExport, counted, load, read
 from companion.exchange.schema import FORMAT, VERSION
-from companion.models import isoformat
+from companion.exchange.writing import isoformat
 
 __all__ = [
     "CSV_COLUMNS",

@@ -13,6 +13,14 @@ from django.utils import timezone
 
 from companion.exchange.games import CONFIRMATION_ACCOUNTS, HAND_FIELDS
 from companion.exchange.schema import FORMAT, VERSION
+from companion.exchange.writing import (
+    game_written,
+    group_written,
+    log_written,
+    member_written,
+    player_written,
+    table_written,
+)
 from companion.models import Dispute, Game, Group, Hand, HandChange
 from scoring import Table
 from scoring.table import MAX_PLAYERS
@@ -69,15 +77,15 @@ def _head(group: Group) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "group": group.to_export(),
+        "group": group_written(group),
         "members": [
-            member.to_export()
+            member_written(member)
             for member in group.membership_set.select_related("user").order_by("pk")
         ],
         "players": [
-            player.to_export() for player in group.players.select_related("user").order_by("pk")
+            player_written(player) for player in group.players.select_related("user").order_by("pk")
         ],
-        "scoring_tables": [table.to_export() for table in group.scoring_tables.order_by("pk")],
+        "scoring_tables": [table_written(table) for table in group.scoring_tables.order_by("pk")],
         "log": _log(group),
     }
 
@@ -91,7 +99,7 @@ def _log(group: Group) -> list[dict]:
         for number, pk in enumerate(group.games.order_by("pk").values_list("pk", flat=True), 1):
             if pk in named:
                 games[pk] = number
-    return [change.to_export(games) for change in changes]
+    return [log_written(change, games) for change in changes]
 
 
 def _json(value: object) -> str:
@@ -101,7 +109,7 @@ def _json(value: object) -> str:
 
 def export_group(group: Group) -> dict:
     """The group as one JSON-ready document (see `companion.exchange`)."""
-    return {**_head(group), "games": [game.to_export() for game in _games(group, history=True)]}
+    return {**_head(group), "games": [game_written(game) for game in _games(group, history=True)]}
 
 
 def json_chunks(group: Group) -> Iterator[str]:
@@ -109,7 +117,7 @@ def json_chunks(group: Group) -> Iterator[str]:
     head = _json({**_head(group), "games": []})
     yield head[: -len("]}")]
     for number, game in enumerate(_games(group, history=True)):
-        yield ("," if number else "") + _json(game.to_export())
+        yield ("," if number else "") + _json(game_written(game))
     yield "]}"
 
 

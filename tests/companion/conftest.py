@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+# The games the exchange tests export, with the documents they are made of.
+from exchange_documents import eight, friends_game, pairs_game  # noqa: F401
+
 from companion.models import Game, Group, Hand, Player
 from scoring import get_rules
 

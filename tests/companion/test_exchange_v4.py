@@ -12,10 +12,7 @@ import json
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-
-from companion import exchange
-from companion.models import Group, GroupChange, Membership
-from tests.companion.test_exchange import (
+from exchange_documents import (
     DOCUMENT,
     EIGHT_SEAT_V2,
     FOUR_SEAT_V1,
@@ -23,6 +20,9 @@ from tests.companion.test_exchange import (
     _set,
     forget_the_import,
 )
+
+from companion import exchange
+from companion.models import Group, GroupChange, Membership
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import IntegrityError
-from test_exchange import DOCUMENT, games_of
+from exchange_documents import DOCUMENT, games_of
 
 from companion import exchange
 from companion.models import Group, ImportChunk, ImportJob

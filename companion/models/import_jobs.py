@@ -1,6 +1,6 @@
 """Imports as jobs: an upload is kept in the database (any server's worker can read it) until its
 import ends, and the job, run by the task worker (`companion.tasks`), says how far it has come,
-what it made or why the file was refused. Models of `companion.models`, which imports them."""
+what it made or why the file was refused."""
 
 from __future__ import annotations
 
