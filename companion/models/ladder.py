@@ -188,21 +188,15 @@ class GameSummary(models.Model):
             "game__teams",
             "game__called",
         )
-        seated: dict[int, list[int]] = {}
-        for game_id, player_id in (
-            Seat.objects.filter(game_id__in=games)
-            .order_by("game_id", "position")
-            .values_list("game_id", "player_id")
-        ):
-            seated.setdefault(game_id, []).append(player_id)
+        seated = _seated(Seat.objects, games)
         lines = {}
         for game_id, played, levels, count, winners, rules_json, decks, teams, called in rows:
-            seats = seated[game_id]
+            players = [player for player, _start in seated[game_id]]
             lines[game_id] = GameLine.stored(
                 game_id,
                 _rules(_canonical(rules_json)),
-                seats,
-                _fixed_teams(teams, len(seats), decks, called),
+                players,
+                _fixed_teams(teams, len(players), decks, called),
                 levels,
                 count,
                 winners,
@@ -252,19 +246,13 @@ def _stored_records(
             "game__called",
         )
     )
-    seated: dict[int, list[tuple]] = {}
-    for game_id, player_id, level in (
-        seats.filter(game_id__in=[row[0] for row in rows])
-        .order_by("game_id", "position")
-        .values_list("game_id", "player_id", "level")
-    ):
-        seated.setdefault(game_id, []).append((player_id, level))
+    seated = _seated(seats, [row[0] for row in rows])
     records = {}
     for game_id, played, hands, winners, rules_json, decks, teams, called in rows:
         players, levels = zip(*seated[game_id], strict=True)
         records[game_id] = GameRecord(
             game_id,
-            _rules(json.dumps(rules_json, sort_keys=True)),
+            _rules(_canonical(rules_json)),
             players,
             _fixed_teams(teams, len(players), decks, called),
             tuple(map(scoring.Rank.parse, levels)),
@@ -274,6 +262,18 @@ def _stored_records(
             decks,
         )
     return records
+
+
+def _seated(seats: models.Manager, games: list[int]) -> dict[int, list[tuple[int, str]]]:
+    """Each game's players with their starting levels, in seat order (one query)."""
+    seated: dict[int, list[tuple[int, str]]] = {}
+    for game_id, player_id, level in (
+        seats.filter(game_id__in=games)
+        .order_by("game_id", "position")
+        .values_list("game_id", "player_id", "level")
+    ):
+        seated.setdefault(game_id, []).append((player_id, level))
+    return seated
 
 
 @functools.lru_cache(maxsize=64)
