@@ -542,17 +542,25 @@ def _hand_page(
     elif saving and form.is_valid():
         try:
             if editing:
+                # The hands after it are played on from the form's game, and the old ones
+                # from before it, for what the correction changed: no hand twice in a game.
+                after = form.scored.then(later.result for later in hands[number:])
                 hand = game.edit_hand(
-                    number, form.hand_fields(), version=_version(request), by=request.user
+                    number,
+                    form.hand_fields(),
+                    version=_version(request),
+                    by=request.user,
+                    played=after,
                 )
-                message = correction_message(game.scored(hands), game.scored(), number)
-                messages.success(request, message)
+                old = form.before.then(was.result for was in hands[number - 1 :])
+                messages.success(request, correction_message(old, after, number))
             else:
                 hand = game.record_hand(
                     form.hand_fields(),
                     version=_version(request),
                     request_key=_request_key(request),
                     by=request.user,
+                    played=form.scored,
                 )
         except SavedDifferently as error:
             messages.warning(
