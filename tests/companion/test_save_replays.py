@@ -52,9 +52,7 @@ def test_it_replays_the_game_once_to_record_a_hand(client, game, settled):
     assert GameSummary.objects.get(game=game).hand_count == COUNT + 1
 
 
-def test_it_replays_the_game_once_when_hands_wait_for_confirmation(
-    client, group, game, settled
-):
+def test_it_replays_the_game_once_when_hands_wait_for_confirmation(client, group, game, settled):
     group.ask_for_confirmations(True)
     Hand.objects.filter(game=game, number=20).update(needs_confirmation=True)
     game.refresh_from_db()
@@ -67,7 +65,13 @@ def test_it_replays_the_game_once_when_hands_wait_for_confirmation(
     assert GameSummary.objects.get(game=game).hand_count == 19
 
 
-def test_it_replays_a_correction_no_more_than_its_message_needs(client, game, settled):
+@pytest.mark.parametrize("asking", [False, True], ids=["", "confirmations"])
+def test_it_replays_a_correction_no_more_than_its_message_needs(
+    client, group, game, settled, asking
+):
+    group.ask_for_confirmations(asking)
+    game.refresh_from_db()
+
     response = post(client, game, "10", declarer="1", opponent_points="80")
 
     assert response.status_code == 302
@@ -75,4 +79,6 @@ def test_it_replays_a_correction_no_more_than_its_message_needs(client, game, se
     # The hands before it once, the corrected game from it on, and the old one from it on
     # (what the correction changed is said against it).
     assert len(settled) == 9 + (COUNT - 9) + (COUNT - 9)
-
+    # Corrected while the group asks, hand 10 waits for its confirmation: the game counts
+    # up to it.
+    assert GameSummary.objects.get(game=game).hand_count == (9 if asking else COUNT)
