@@ -18,13 +18,13 @@ from scoring import (
     PlayedHand,
     Side,
     Suit,
+    TableError,
     TakenBack,
     parse_cards,
 )
 from scoring import points as card_points
 from scoring.cards import check_copies
 from scoring.game import Game as ScoredGame
-from scoring.table import trumps_allowed, weakest_bid
 
 # The friends field's answer when the called card never turned up (or the declarer played it).
 NOBODY = "nobody"
@@ -40,9 +40,10 @@ class HandForm(HandResultForm):
     The game's table shapes it: the declarer is one of those who may start the hand; a
     find-a-friend hand asks who played the called cards; a fixed trump asks no bid and no
     trump; the kitty and the points are bounded by the decks, the cards taken back by a hand.
-    The trump is what the table tapped (or a bid of jokers says: no trump); without a bid the
-    hand had the weakest bid its trump allows (`scoring.weakest_bid`); the kitty's cards give its
-    points, and without either the kitty counts 0 unless the opponents took the last trick.
+    The bid and trump are as `scoring` works them out from what the table tapped
+    (`TrumpRule.bid_and_trump`: a bid of jokers says no trump; without a bid, the weakest its
+    trump allows); the kitty's cards give its points, and without either the kitty counts 0
+    unless the opponents took the last trick.
     """
 
     declarer = forms.TypedChoiceField(label=_("Declarer"), coerce=int, widget=forms.RadioSelect)
@@ -172,16 +173,14 @@ class HandForm(HandResultForm):
             return data
         if not self._kitty_points(data):
             return data
-        if self.table.trumps.bids:
-            trump, bid = data["trump"], data["bid"]
-            if trump == "":
-                if bid is None or trumps_allowed(bid) != (None,):
-                    self.add_error("trump", _("Tap the trump suit, or No trump."))
-                    return data
-                trump = None  # a bid of jokers: no trump
-            bid = bid or weakest_bid(trump)
-        else:
-            trump, bid = self.table.trumps.fixed(self.number), None
+        said = data.get("trump")
+        try:
+            bid, trump = self.table.trumps.bid_and_trump(
+                self.number, data.get("bid"), said or None, named=said != ""
+            )
+        except TableError:
+            self.add_error("trump", _("Tap the trump suit, or No trump."))
+            return data
         data["trump"], data["bid"] = trump, bid
         data["game"] = self.settled(
             data,

@@ -34,7 +34,8 @@ from companion.models import (
 from companion.views.methods import page_and_form, require_safe
 from companion.views.previews import previewing
 from scoring import Rules
-from scoring.cards import Card, Rank, Suit, full_pack
+from scoring.cards import Card, Rank
+from scoring.cards import point_cards as scoring_point_cards
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError, GameState, PlayedHand, resume
 from scoring.stats import HandLine
@@ -52,31 +53,28 @@ CHANGES_SENT = 40
 # Most calls are a clean sweep or beside a line where the result changes: five buttons and
 # the toggle for the rest fit one row of a 360 px phone.
 QUICK_TOTALS_SHOWN = 5
-# The point cards the opponents may have won; the table's decks say how many of each there are.
-# Each with the words of its counter and of its two buttons.
-POINT_CARDS = (
-    (
+# The words of each scoring rank's counter and of its two buttons (`scoring` says which ranks
+# score, what each card is worth and how many the decks hold).
+POINT_CARD_WORDS = {
+    Rank.FIVE: (
         "fives",
-        Rank.FIVE,
         gettext_lazy("Fives"),
         gettext_lazy("One five fewer"),
         gettext_lazy("One more five"),
     ),
-    (
+    Rank.TEN: (
         "tens",
-        Rank.TEN,
         gettext_lazy("Tens"),
         gettext_lazy("One ten fewer"),
         gettext_lazy("One more ten"),
     ),
-    (
+    Rank.KING: (
         "kings",
-        Rank.KING,
         gettext_lazy("Kings"),
         gettext_lazy("One king fewer"),
         gettext_lazy("One more king"),
     ),
-)
+}
 # The kitty's card grid is the dispute's, with each card's points for the running total.
 KITTY_GRID = [{**card, "points": Card.parse(card["code"]).points} for card in CARD_GRID]
 
@@ -740,17 +738,13 @@ def quick_totals(rules: Rules, decks: int, top: int) -> list[int]:
 
 def point_cards(decks: int) -> list[dict]:
     """The point cards to count, each with its worth and how many the decks hold."""
-    pack = full_pack(decks)
     return [
-        {
-            "kind": kind,
-            "label": label,
-            "fewer": fewer,
-            "more": more,
-            "worth": Card(rank=rank, suit=Suit.SPADES).points,
-            "most": sum(card.rank is rank for card in pack),
-        }
-        for kind, rank, label, fewer, more in POINT_CARDS
+        dict(
+            zip(("kind", "label", "fewer", "more"), POINT_CARD_WORDS[cards.rank], strict=True),
+            worth=cards.worth,
+            most=cards.copies,
+        )
+        for cards in scoring_point_cards(decks)
     ]
 
 
