@@ -803,21 +803,8 @@ class Dispute(models.Model):
         return len(self.request["plays"]) >= len(self.game.seated)
 
 
-HAND_RESULT_FIELDS = (
-    "game_id",
-    "number",
-    "declarer",
-    "friends",
-    "bid",
-    "trump",
-    "opponent_points",
-    "kitty_points",
-    "last_trick_winner",
-    "last_trick_format",
-    "last_trick_cards",
-    "declarer_cards_taken_back",
-    "opponent_cards_taken_back",
-)
+# What the ladder reads of a hand: what the table entered, and its game.
+HAND_RESULT_FIELDS = ("game_id", *Hand.SNAPSHOT_FIELDS)
 
 
 # The ladder's models read games, and every change to a game moves them.
