@@ -96,6 +96,7 @@ def test_it_refuses_a_shape_the_teams_do_not_allow(size: int, teams: Teams) -> N
         (Shape(4, FRIEND, mixed=True), 9, (5, 4)),
         (Shape(4, FRIEND, mixed=True), 11, (6, 5)),
         (Shape(6, FRIEND, mixed=True), 16, (6, 5, 5)),
+        (Shape(5, FRIEND, mixed=True), 12, (6, 6)),
         (Shape(5, FRIEND, mixed=True), 3, ()),
     ],
 )
@@ -418,14 +419,20 @@ def test_it_balances_integer_ratings_to_zero_where_they_allow() -> None:
     assert spread(seating, ratings) == 0.0
 
 
-def test_it_balances_24_players_well_under_a_second() -> None:
+def test_it_seats_24_players_well_under_a_second() -> None:
+    # Processor time, not the wall clock, which a shared machine stretches. Measured at
+    # 25–170 ms balanced and up to 210 ms for new partners (eight partners, late rounds).
     players = named(24)
     ratings = rated(players, 24)
-    for shape in (Shape(4), Shape(6), Shape(8), Shape(6, PAIRS), Shape(8, PAIRS)):
-        started = time.perf_counter()
+    for shape in (Shape(4), Shape(6), Shape(8), Shape(6, PAIRS), Shape(8, PAIRS), Shape(6, FRIEND)):
+        started = time.process_time()
         seat(players, shape, Rule.BALANCED, ratings=ratings, seed=1)
-        # Measured at 0.07–0.2 s; a shared machine gets slack.
-        assert time.perf_counter() - started < 0.8
+        assert time.process_time() - started < 0.5
+        played: list[Seating[str]] = []
+        for round_number in range(6):
+            started = time.process_time()
+            played.append(seat(players, shape, Rule.NEW_PARTNERS, played=played, seed=round_number))
+            assert time.process_time() - started < 0.5
 
 
 # --- new partners -----------------------------------------------------------------------------
