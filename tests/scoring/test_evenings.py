@@ -104,10 +104,26 @@ def test_it_sizes_the_tables(shape: Shape, count: int, tables: tuple[int, ...]) 
     assert shape.tables(count) == tables
 
 
+def test_it_seats_at_most_64_players() -> None:
+    assert Shape(8).tables(64) == (8,) * 8
+    with pytest.raises(EveningError, match="an evening seats 0 to 64 players, got 65") as error:
+        seat(named(65), Shape(4, mixed=True), Rule.RANDOM)
+    assert error.value.field == "players"
+
+
+def test_it_seats_database_ids_as_well_as_names() -> None:
+    ids = tuple(range(101, 111))
+    seating = seat(ids, Shape(4, mixed=True), Rule.BALANCED, ratings=dict.fromkeys(ids, 0.0))
+    assert sorted(seating.players) == list(ids)
+    assert seating == seat(
+        ids, Shape(4, mixed=True), Rule.BALANCED, ratings=dict.fromkeys(ids, 0.0)
+    )
+
+
 def test_it_seats_the_most_players_mixed_sizes_can() -> None:
     for teams in Teams:
         for size in table_sizes(teams):
-            for count in range(0, 41):
+            for count in range(0, 65):
                 tables = Shape(size, teams, mixed=True).tables(count)
                 assert all(table in table_sizes(teams) for table in tables)
                 assert sum(tables) <= count
