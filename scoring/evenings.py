@@ -578,9 +578,10 @@ def _balanced(
     ratings: Mapping[P, float],
     draw: random.Random,
 ) -> Groups:
-    """The most even seating found: every seating of up to :data:`EXACT_UP_TO` players, else
-    the best of a local search (swapping two players while that makes it more even) from
-    :data:`BALANCED_STARTS` seeded random seatings."""
+    """The most even seating found: the best of every seating where there are at most
+    :data:`EXACT_UP_TO`; else the :data:`BALANCED_STARTS` most even of :data:`BALANCED_DRAWS`
+    seeded random seatings (each table's teams divided as evenly as its players allow),
+    each improved by swaps within and between tables until none helps, and the best kept."""
     values = [float(ratings[player]) for player in seated]
     friendly = teams is Teams.FIND_A_FRIEND
     flat_tables = [t for t, size in enumerate(sizes) for _ in range(_shape_of(size, teams)[0])]

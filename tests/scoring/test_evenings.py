@@ -570,6 +570,30 @@ def test_it_swaps_two_players_at_tables() -> None:
     assert swap(same_table, "Bo", "Cy") == seating
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    count=st.integers(min_value=5, max_value=20),
+    shape=st.sampled_from(SHAPES),
+    seed=st.integers(min_value=0, max_value=1000),
+    picks=st.tuples(st.integers(min_value=0), st.integers(min_value=0)),
+)
+def test_it_swaps_back_to_the_same_seating(
+    count: int, shape: Shape, seed: int, picks: tuple[int, int]
+) -> None:
+    seating = seat(named(count), shape, Rule.RANDOM, seed=seed)
+    seated = [p for table in seating.tables for p in table]
+    if not seated:
+        return
+    a = seated[picks[0] % len(seated)]
+    others = [p for p in seating.players if p != a]
+    b = others[picks[1] % len(others)]
+    swapped = swap(seating, a, b)
+    assert sorted(swapped.players) == sorted(seating.players)
+    assert tuple(map(len, swapped.tables)) == tuple(map(len, seating.tables))
+    assert (b in swapped.out) is (a in seating.out) and (a in swapped.out) is (b in seating.out)
+    assert swap(swapped, a, b) == seating
+
+
 @pytest.mark.parametrize(
     ("a", "b", "message"),
     [
