@@ -6,7 +6,17 @@ from __future__ import annotations
 from scoring.cards import BIG_JOKER, SMALL_JOKER, Card, Joker, Rank, Suit, parse_cards, points
 from scoring.combos import Combo, classify, decompose
 from scoring.errors import CardError, PlayError, ReplayError, RulesError, ScoringError, SettleError
-from scoring.game import Game, GameError, GameSetup, GameState, HandResult, PlayedHand, replay
+from scoring.game import (
+    Game,
+    GameError,
+    GameSetup,
+    GameState,
+    HandResult,
+    NextHand,
+    PlayedHand,
+    StartReason,
+    replay,
+)
 from scoring.replay import Fault, HandReplay, replay_hand
 from scoring.rules import (
     PRESETS,
@@ -62,6 +72,7 @@ __all__ = [
     "LastTrick",
     "Lead",
     "Levels",
+    "NextHand",
     "Play",
     "PlayError",
     "PlayedHand",
@@ -74,6 +85,7 @@ __all__ = [
     "SettleError",
     "Settlement",
     "Side",
+    "StartReason",
     "Starter",
     "Suit",
     "Table",
