@@ -8,7 +8,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,12 +23,12 @@ from companion.forms.choices import NO_TRUMP
 from companion.forms.hands import HandForm
 from companion.models import (
     CONFIRMERS,
+    SEATED,
     Game,
     GameSummary,
     Hand,
     HandChange,
     SavedDifferently,
-    Seat,
     StaleGame,
 )
 from companion.views.methods import page_and_form, require_safe
@@ -41,8 +41,6 @@ from scoring.stats import HandLine
 from scoring.table import Bid, Table, trumps_allowed
 
 GAME_FIELDS = ("group",)
-# The seats with their players in one query: every page of a game names them.
-SEATED = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 # The scoreboard shows the latest hands, and earlier ones as many at a time: a page costs the
 # same at hand 30 and at hand 300.
@@ -79,18 +77,6 @@ POINT_CARDS = (
 )
 # The kitty's card grid is the dispute's, with each card's points for the running total.
 KITTY_GRID = [{**card, "points": Card.parse(card["code"]).points} for card in CARD_GRID]
-
-
-def member_game(request: HttpRequest, group_id: int, pk: int, *, seated: bool = True) -> Game:
-    """The game, if it belongs to a group the user is a member of; 404 for anyone else. Its
-    seats come with it unless ``seated`` is False (the scoreboard reads them only if needed)."""
-    games = Game.objects.select_related(*GAME_FIELDS)
-    return get_object_or_404(
-        games.prefetch_related(SEATED) if seated else games,
-        pk=pk,
-        group_id=group_id,
-        group__members=request.user,
-    )
 
 
 def sides(table: Table) -> list[tuple[int, ...]]:
@@ -311,7 +297,7 @@ def nothing_new(request: HttpRequest, game: Game) -> bool:
 @page_and_form
 @login_required
 def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    game = member_game(request, group_id, pk, seated=False)
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
     if request.method == "POST" and request.POST.get("action") == "undo":
         return undo_last_hand(request, game)
     if request.method == "POST" and request.POST.get("action") == "new_share_link":
@@ -447,7 +433,9 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     try:
-        game = member_game(request, group_id, pk)
+        game = get_object_or_404(
+            Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+        )
     except Http404:
         if _sent_by_script(request):
             return _not_storable(request, group_id, pk)
@@ -460,7 +448,9 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
 @login_required
 def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
     try:
-        game = member_game(request, group_id, pk)
+        game = get_object_or_404(
+            Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+        )
     except Http404:
         if _sent_by_script(request):
             return _not_storable(request, group_id, pk)
@@ -817,7 +807,9 @@ def sentences(said: list[str]) -> str:
 @require_safe
 @login_required
 def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    game = member_game(request, group_id, pk)
+    game = get_object_or_404(
+        Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+    )
     changes = list(game.changes.select_related("by"))
     # Who made each change, by their name on the group's roster where their account has one.
     roster = dict(game.group.players.exclude(user=None).values_list("user_id", "name"))
