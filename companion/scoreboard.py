@@ -7,7 +7,7 @@ without the request wherever it can be, so that one rendering serves every viewe
 from __future__ import annotations
 
 from django.core.cache import caches
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.db.models.fields.json import KeyTransform
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -15,15 +15,12 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from companion.display import level, names, suit_symbol
-from companion.models import CONFIRMERS, Game, GameSummary, Hand, HandChange, Seat
+from companion.models import CONFIRMERS, SEATED, Game, GameSummary, Hand, HandChange
 from scoring.cards import Rank
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError, GameState, PlayedHand, resume
 from scoring.stats import HandLine
 from scoring.table import Table
-
-# The seats with their players in one query: every page of a game names them.
-SEATED = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 # The scoreboard shows the latest hands, and earlier ones as many at a time: a page costs the
 # same at hand 30 and at hand 300.

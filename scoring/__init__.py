@@ -18,7 +18,17 @@ from scoring.cards import (
 )
 from scoring.combos import Combo, classify, decompose
 from scoring.errors import CardError, PlayError, ReplayError, RulesError, ScoringError, SettleError
-from scoring.game import Game, GameError, GameSetup, GameState, HandResult, PlayedHand, replay
+from scoring.game import (
+    Game,
+    GameError,
+    GameSetup,
+    GameState,
+    HandResult,
+    NextHand,
+    PlayedHand,
+    StartReason,
+    replay,
+)
 from scoring.replay import Fault, HandReplay, replay_hand
 from scoring.rules import (
     PRESETS,
@@ -75,6 +85,7 @@ __all__ = [
     "LastTrick",
     "Lead",
     "Levels",
+    "NextHand",
     "Play",
     "PlayError",
     "PlayedHand",
@@ -88,6 +99,7 @@ __all__ = [
     "SettleError",
     "Settlement",
     "Side",
+    "StartReason",
     "Starter",
     "Suit",
     "Table",

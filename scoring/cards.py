@@ -70,6 +70,11 @@ class Rank(enum.IntEnum):
     def symbol(self) -> str:
         return "23456789TJQKA"[self - 2]
 
+    @property
+    def spoken(self) -> str:
+        """The rank as players say and write it, a level or a card's: ``10`` rather than ``T``."""
+        return "10" if self is Rank.TEN else self.symbol
+
     @classmethod
     def parse(cls, text: str) -> Rank:
         """Read a rank: ``2``–``9``, ``T`` or ``10``, ``J Q K A`` (any case)."""

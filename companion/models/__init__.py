@@ -9,6 +9,7 @@ from __future__ import annotations
 from companion.models.games import (
     CONFIRMERS,
     FLAG_NOTE_LENGTH,
+    SEATED,
     ConfirmationRefused,
     Dispute,
     Game,
@@ -46,6 +47,7 @@ from companion.models.ladder import (
 __all__ = [
     "CONFIRMERS",
     "FLAG_NOTE_LENGTH",
+    "SEATED",
     "AccountLanguage",
     "ConfirmationRefused",
     "Dispute",

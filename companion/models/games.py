@@ -29,6 +29,19 @@ def trumps_by_bid() -> str:
     return BY_BID.to_json()
 
 
+class GameQuerySet(models.QuerySet):
+    def for_member(self, user) -> GameQuerySet:
+        """The games of the groups ``user`` is a member of, each with its group (every page of
+        a game names it); none for an anonymous visitor."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(group__members=user).select_related("group")
+
+    def with_seats(self) -> GameQuerySet:
+        """Each game with its seats and their players, in one more query."""
+        return self.prefetch_related(SEATED)
+
+
 class Game(models.Model):
     """One game at the table: its seats in play order, the exact rules and table it is played
     under, its hands.
@@ -58,6 +71,8 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created"]
@@ -451,6 +466,10 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in seat {self.position + 1}"
+
+
+# A game's seats with their players in one query: every page of a game names them.
+SEATED = models.Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 
 class StaleGame(Exception):

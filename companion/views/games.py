@@ -18,7 +18,6 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from companion.forms.hands import HandForm
 from companion.models import Game, Hand, SavedDifferently, StaleGame
 from companion.scoreboard import (
-    SEATED,
     changes_since,
     correction_message,
     earlier_board,
@@ -34,22 +33,10 @@ from scoring.game import GameError
 GAME_FIELDS = ("group",)
 
 
-def member_game(request: HttpRequest, group_id: int, pk: int, *, seated: bool = True) -> Game:
-    """The game, if it belongs to a group the user is a member of; 404 for anyone else. Its
-    seats come with it unless ``seated`` is False (the scoreboard reads them only if needed)."""
-    games = Game.objects.select_related(*GAME_FIELDS)
-    return get_object_or_404(
-        games.prefetch_related(SEATED) if seated else games,
-        pk=pk,
-        group_id=group_id,
-        group__members=request.user,
-    )
-
-
 @page_and_form
 @login_required
 def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    game = member_game(request, group_id, pk, seated=False)
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
     if request.method == "POST" and request.POST.get("action") == "undo":
         return undo_last_hand(request, game)
     if request.method == "POST" and request.POST.get("action") == "new_share_link":
@@ -125,7 +112,9 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     try:
-        game = member_game(request, group_id, pk)
+        game = get_object_or_404(
+            Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+        )
     except Http404:
         if _sent_by_script(request):
             return _not_storable(request, group_id, pk)
@@ -138,7 +127,9 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
 @login_required
 def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
     try:
-        game = member_game(request, group_id, pk)
+        game = get_object_or_404(
+            Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+        )
     except Http404:
         if _sent_by_script(request):
             return _not_storable(request, group_id, pk)
@@ -319,7 +310,9 @@ def _not_storable(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
 @require_safe
 @login_required
 def game_history(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    game = member_game(request, group_id, pk)
+    game = get_object_or_404(
+        Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+    )
     changes = list(game.changes.select_related("by"))
     # Who made each change, by their name on the group's roster where their account has one.
     roster = dict(game.group.players.exclude(user=None).values_list("user_id", "name"))
