@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from companion.forms.choices import NO_TRUMP, TRUMP_OR_NONE_CHOICES
 from companion.forms.layout import Field, Helper
 from companion.forms.results import WHOLE_NUMBER, HandResultForm, number_input
-from companion.models import Hand
+from companion.models import NO_TRUMP_DECLARED, Hand
 from scoring import (
     Bid,
     Card,
@@ -245,6 +245,14 @@ class HandForm(HandResultForm):
     def hand_fields(self) -> dict:
         played = self.cleaned_data["game"].hands[-1]
         return Hand.fields_of(played.result, self.cleaned_data["kitty_cards"])
+
+    @staticmethod
+    def initial_declared(declared: str) -> dict | None:
+        """The form's fields for the hand being played, with the trump the table declared for it
+        (Game.declared_trump): tapped, and only the bids that allow it offered."""
+        if not declared:
+            return None
+        return {"trump": NO_TRUMP if declared == NO_TRUMP_DECLARED else declared}
 
     @classmethod
     def initial_from(cls, hand: Hand) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from companion.models.games import (
     CONFIRMERS,
     FLAG_NOTE_LENGTH,
+    NO_TRUMP_DECLARED,
     ConfirmationRefused,
     Dispute,
     Game,
@@ -19,6 +20,7 @@ from companion.models.games import (
     SavedDifferently,
     Seat,
     StaleGame,
+    TrumpNotDeclarable,
     trumps_by_bid,
 )
 from companion.models.groups import (
@@ -46,6 +48,7 @@ from companion.models.ladder import (
 __all__ = [
     "CONFIRMERS",
     "FLAG_NOTE_LENGTH",
+    "NO_TRUMP_DECLARED",
     "AccountLanguage",
     "ConfirmationRefused",
     "Dispute",
@@ -72,6 +75,7 @@ __all__ = [
     "ScoringTable",
     "Seat",
     "StaleGame",
+    "TrumpNotDeclarable",
     "count_ladder",
     "new_token",
     "rebuild_ladder",

@@ -522,7 +522,10 @@ def _hand_page(
         return _overtaken(request, game, number if editing else None)
     before = game.scored(hands[: number - 1])
     data = request.POST if request.method == "POST" else None
-    initial = HandForm.initial_from(hands[number - 1]) if editing else None
+    if editing:
+        initial = HandForm.initial_from(hands[number - 1])
+    else:
+        initial = HandForm.initial_declared(game.declared_trump(number))
     form = HandForm(data, initial=initial, game=before, number=number)
     if not editing and before.state.game_over:
         over = _("The game is over: no more hands to record.")
