@@ -19,6 +19,14 @@ PORTRAIT = {"width": 360, "height": 740}
 LANDSCAPE = {"width": 740, "height": 360}
 TABLET = {"width": 1024, "height": 768}
 
+# What the Content Security Policy blocks, listened for before any page script runs.
+LISTEN = """
+window.blocked = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.blocked.push(`${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
+});
+"""
+
 # A glyph's rendered text box: the range of its text, as the browser lays it out.
 TEXT_BOX = """(id) => {
   const range = document.createRange();
@@ -113,6 +121,8 @@ def test_a_declared_trump_and_a_save_reach_the_table_screen(
 ):
     tablet = browser.new_context(viewport=TABLET, has_touch=True).new_page()
     tablet.set_default_timeout(10_000)
+    tablet.add_init_script(LISTEN)
+    phone.add_init_script(LISTEN)
     try:
         tablet.goto(f"{live_server.url}/watch/{game.share_token}/table/")
         assert tablet.locator("#screen-level").inner_text() == "10"
@@ -146,6 +156,9 @@ def test_a_declared_trump_and_a_save_reach_the_table_screen(
         assert tablet.locator("#screen-trump").count() == 0  # hand 2's trump is not known yet
         assert "Hand 2" in tablet.locator(".screen-heading").inner_text()
         screenshot(tablet, "tablet-after-the-save")
+        # Its scripts, its polls and the tap's swap all run under the Content Security Policy.
+        assert tablet.evaluate("window.blocked") == []
+        assert phone.evaluate("window.blocked") == []
     finally:
         tablet.context.close()
 

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from hands import HELD_FIELDS, held_form
 
 from companion.models import Game
-from scoring import Suit, TrumpRule
+from scoring import Rank, Suit, TrumpRule
 
 pytestmark = pytest.mark.django_db
 
@@ -169,6 +169,31 @@ def test_the_game_page_offers_the_tap_only_where_trump_is_bid(member, start_game
     assert re.findall(r'name="trump" value="(\w+)"', page) == ["S", "H", "C", "D", "NT"]
     assert f'href="/watch/{bid.share_token}/table/"' in page
     assert "Trump declared" not in member.get(fixed.get_absolute_url()).text
+
+
+def test_a_declared_trump_reaches_the_game_pages_poll(client, member, start_game):
+    game = start_game()
+    since = game.version
+
+    declare(client=member, game=game, trump="C")
+    page = member.get(game.get_absolute_url(), {"since": since}, headers=HTMX).text
+
+    # A declared trump names no change of a hand: the poll sends the whole scoreboard.
+    assert 'id="scoreboard"' in page
+    assert re.findall(r'value="(\w+)" aria-pressed="true"', page) == ["C"]
+
+
+def test_it_says_who_won_once_the_game_is_over(client, member, start_game, user):
+    game = start_game(levels=[Rank.ACE, Rank.TWO, Rank.ACE, Rank.TWO], first_declarer=0)
+    game.record_hand(HELD_FIELDS, version=game.version, request_key="", by=user)
+
+    text = screen(client, game)
+
+    assert "Mei and Lin win the game after 1 hand." in text
+    assert glyphs(client, game) == {}
+    assert "Hand 1, Mei declaring: the declarers held the opponents to 45 and won the game." in text
+    assert "declares." not in text and "may declare" not in text and "Kitty" not in text
+    assert "Trump declared" not in member.get(game.get_absolute_url()).text
 
 
 def test_the_watch_page_links_the_table_screen(client, start_game):
