@@ -332,15 +332,14 @@ class Game(models.Model):
                 raise TrumpNotDeclarable(TrumpNotDeclarable.Reason.FIXED)
             if number != game.hands.count() + 1:
                 raise TrumpNotDeclarable(TrumpNotDeclarable.Reason.NOT_PLAYED)
-            if game.trump_declared_for == number and game.trump_declared == trump:
-                return  # the same tap again
-            Game.objects.filter(pk=self.pk).update(
-                trump_declared=trump,
-                trump_declared_for=number,
-                version=models.F("version") + 1,
-            )
-            # The hands are as they were: a summary of the game's version goes along with it.
-            GameSummary.objects.filter(game=self).update(version=models.F("version") + 1)
+            if (game.trump_declared_for, game.trump_declared) != (number, trump):  # not a tap again
+                Game.objects.filter(pk=self.pk).update(
+                    trump_declared=trump,
+                    trump_declared_for=number,
+                    version=models.F("version") + 1,
+                )
+                # The hands are as they were: a summary of the game's version goes along with it.
+                GameSummary.objects.filter(game=self).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["trump_declared", "trump_declared_for", "version"])
 
     def declared_trump(self, number: int) -> str:

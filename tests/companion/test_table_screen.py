@@ -148,6 +148,21 @@ def test_a_declared_no_trump_is_tapped_as_no_trump(client, member, start_game):
     assert game.hands.get().bid == "small-jokers"
 
 
+def test_the_same_tap_again_changes_nothing_and_another_replaces_it(member, start_game):
+    game = start_game()
+    declare(member, game, "S")
+    game.refresh_from_db()
+    version = game.version
+
+    declare(member, game, "S")
+    game.refresh_from_db()
+    assert game.version == version  # the screens have nothing new to show
+
+    declare(member, game, "D")
+    game.refresh_from_db()
+    assert (game.trump_declared, game.trump_declared_for, game.version) == ("D", 1, version + 1)
+
+
 def test_the_tap_answers_htmx_with_the_buttons_pressed(member, start_game):
     game = start_game()
 
