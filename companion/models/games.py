@@ -322,7 +322,7 @@ class Game(models.Model):
         self.refresh_from_db(fields=["version"])
         return dispute
 
-    def declare_trump(self, number: int, trump: str, *, by) -> None:
+    def declare_trump(self, number: int, trump: str) -> None:
         """Keep ``trump`` (a suit's code, or NO_TRUMP_DECLARED) as the trump the table declared
         for hand ``number``, the hand being played; TrumpNotDeclarable says why not. Watching
         phones and the table screen show it at their next poll."""

@@ -116,7 +116,7 @@ def declare_trump(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     else:
         try:
             declared = form.cleaned_data
-            game.declare_trump(declared["hand"], declared["trump"], by=request.user)
+            game.declare_trump(declared["hand"], declared["trump"])
         except TrumpNotDeclarable as error:
             refused = declare_refusal(error)
     if not request.htmx:

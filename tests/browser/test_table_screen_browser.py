@@ -97,7 +97,7 @@ def measured(page, viewport: dict) -> dict[str, float]:
 def test_the_level_and_trump_are_a_fifth_of_the_screen_high(
     browser, live_server, game, eight_friends, viewport, screenshot
 ):
-    game.declare_trump(1, "NT", by=None)  # "10" and "NT": the widest pair a screen shows
+    game.declare_trump(1, "NT")  # "10" and "NT": the widest pair a screen shows
     context = browser.new_context(viewport=viewport, device_scale_factor=2, has_touch=True)
     page = context.new_page()
     try:
