@@ -3,7 +3,19 @@ and games."""
 
 from __future__ import annotations
 
-from scoring.cards import BIG_JOKER, SMALL_JOKER, Card, Joker, Rank, Suit, parse_cards, points
+from scoring.cards import (
+    BIG_JOKER,
+    POINT_RANKS,
+    SMALL_JOKER,
+    Card,
+    Joker,
+    PointCards,
+    Rank,
+    Suit,
+    parse_cards,
+    point_cards,
+    points,
+)
 from scoring.combos import Combo, classify, decompose
 from scoring.errors import CardError, PlayError, ReplayError, RulesError, ScoringError, SettleError
 from scoring.game import Game, GameError, GameSetup, GameState, HandResult, PlayedHand, replay
@@ -39,6 +51,7 @@ from scoring.words import Sentence, listed
 
 __all__ = [
     "BIG_JOKER",
+    "POINT_RANKS",
     "PRESETS",
     "SMALL_JOKER",
     "TRUMP",
@@ -65,6 +78,7 @@ __all__ = [
     "Play",
     "PlayError",
     "PlayedHand",
+    "PointCards",
     "Rank",
     "ReplayError",
     "Rules",
@@ -95,6 +109,7 @@ __all__ = [
     "judge",
     "listed",
     "parse_cards",
+    "point_cards",
     "points",
     "replay",
     "replay_hand",

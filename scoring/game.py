@@ -285,6 +285,26 @@ class Game:
         hand = _numbered(self.setup, self.state, result, len(self.hands) + 1)
         return Game(self.setup, (*self.hands, hand))
 
+    def then(self, results: Iterable[HandResult]) -> Game:
+        """The game with ``results`` as its next hands, settled in turn as :func:`replay` settles
+        them: its own hands are not played again. GameError names the first that can't be.
+
+        >>> from scoring.rules import Format, Side, get_rules
+        >>> from scoring.settle import LastTrick
+        >>> from scoring.table import Table
+        >>> setup = GameSetup(get_rules("standard"), Table(("Mei", "Jun", "Lin", "Hao")))
+        >>> held = HandResult(0, 45, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))
+        >>> replay(setup, [held]).then([held]) == replay(setup, [held, held])
+        True
+        """
+        # One list, not `play` hand by hand: copying the hands at each one is quadratic.
+        hands = list(self.hands)
+        state = self.state
+        for number, result in enumerate(results, start=state.number):
+            hands.append(_numbered(self.setup, state, result, number))
+            state = hands[-1].after
+        return Game(self.setup, tuple(hands))
+
 
 def start(setup: GameSetup) -> GameState:
     first = setup.first_declarer
@@ -298,13 +318,7 @@ def start(setup: GameSetup) -> GameState:
 
 def replay(setup: GameSetup, results: Iterable[HandResult]) -> Game:
     """Fold a game's hands in order."""
-    # One list, not Game.play hand by hand: copying the hands at each one is quadratic.
-    hands: list[PlayedHand] = []
-    state = start(setup)
-    for number, result in enumerate(results, start=1):
-        hands.append(_numbered(setup, state, result, number))
-        state = hands[-1].after
-    return Game(setup, tuple(hands))
+    return Game(setup).then(results)
 
 
 def resume(

@@ -230,10 +230,20 @@ class Game(models.Model):
                 return hands
             self.version = version
 
-    def record_hand(self, fields: dict, *, version: int, request_key: str, by) -> Hand:
+    def record_hand(
+        self,
+        fields: dict,
+        *,
+        version: int,
+        request_key: str,
+        by,
+        played: ScoredGame | None = None,
+    ) -> Hand:
         """Add the next hand. A retried request (same ``request_key``) returns the hand it
         already saved, or raises SavedDifferently if that hand differs from this one; a save
-        made against an older ``version`` raises StaleGame."""
+        made against an older ``version`` raises StaleGame. ``played`` is the game with this
+        hand as its last, as the caller replayed it from the hands of ``version`` (the hand
+        form's): it is neither replayed again nor read, else it is replayed here."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             if request_key:
@@ -251,7 +261,8 @@ class Game(models.Model):
                 **fields,
                 **Hand.entered(game.group, by),
             )
-            played = game.scored([*hands, hand])
+            if played is None:
+                played = game.scored([*hands, hand])
             hand.save()
             # Precedents saved while this hand was being played now belong to it.
             game.disputes.filter(hand=None, hand_number=hand.number).update(hand=hand)
@@ -261,8 +272,12 @@ class Game(models.Model):
         self.version = game.version
         return hand
 
-    def edit_hand(self, number: int, fields: dict, *, version: int, by) -> Hand:
-        """Change a past hand; every later hand is settled again from it."""
+    def edit_hand(
+        self, number: int, fields: dict, *, version: int, by, played: ScoredGame | None = None
+    ) -> Hand:
+        """Change a past hand; every later hand is settled again from it. ``played`` is the
+        game after the change, as the caller replayed it from the hands of ``version``; without
+        it, the game is replayed here."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             game._check_version(version)
@@ -275,7 +290,8 @@ class Game(models.Model):
                 # New contents wait for a confirmation of their own; a correction settles a flag.
                 for name, value in Hand.entered(game.group, by).items():
                     setattr(hand, name, value)
-            played = game.scored(hands)
+            if played is None:
+                played = game.scored(hands)
             hand.save()
             game._changed(
                 number, HandChange.Action.EDITED, before, hand.snapshot(), by, played=played
@@ -862,21 +878,8 @@ class Dispute(models.Model):
         return len(self.request["plays"]) >= len(self.game.seated)
 
 
-HAND_RESULT_FIELDS = (
-    "game_id",
-    "number",
-    "declarer",
-    "friends",
-    "bid",
-    "trump",
-    "opponent_points",
-    "kitty_points",
-    "last_trick_winner",
-    "last_trick_format",
-    "last_trick_cards",
-    "declarer_cards_taken_back",
-    "opponent_cards_taken_back",
-)
+# What the ladder reads of a hand: what the table entered, and its game.
+HAND_RESULT_FIELDS = ("game_id", *Hand.SNAPSHOT_FIELDS)
 
 
 # The ladder's models read games, and every change to a game moves them.

@@ -5,20 +5,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from companion.display import either, level, names, trump_sign, trump_taps
+from companion.display import trump_taps
 from companion.forms.trump_declared import TrumpDeclaredForm
-from companion.models import NO_TRUMP_DECLARED, Game, TrumpNotDeclarable
-from companion.views.games import SEATED, member_game, nothing_new, settled, sides
+from companion.models import Game, TrumpNotDeclarable
+from companion.scoreboard import nothing_new, on_the_table
+from companion.views.games import member_game
 from companion.views.methods import require_POST, require_safe
-from scoring.cards import Suit
-from scoring.game import GameState
-from scoring.table import Table
 
 
 @require_safe
@@ -32,75 +28,6 @@ def table_screen(request: HttpRequest, token: str) -> HttpResponse:
     if request.htmx:
         template += "#screen"
     return render(request, template, {"game": game, **on_the_table(game)})
-
-
-def on_the_table(game: Game) -> dict:
-    """What the table screen shows of ``game``: the hand being played, its level and trump
-    where they are known, who declares it, every side's level, the kitty's size and the last
-    hand's result. In three queries however long the game (its seats, its last hand, the levels
-    before that hand from the game's summary), the game itself read."""
-    prefetch_related_objects([game], SEATED)
-    scored = settled(game, list(game.hands.order_by("-number")[:1]))
-    state, table = scored.state, scored.table
-    number = state.number
-    if table.trumps.bids:
-        declared = game.declared_trump(number)
-        trump = None if declared in ("", NO_TRUMP_DECLARED) else Suit(declared)
-        known = bool(declared)
-    else:
-        trump, known = table.trumps.fixed(number), True
-    return {
-        "number": number,
-        "count": number - 1,
-        "state": state,
-        "table": table,
-        "level": level_played(state),
-        "trump_known": known,
-        "trump": trump_sign(trump) if known else "",
-        "trump_red": trump in (Suit.HEARTS, Suit.DIAMONDS),
-        "declares": who_declares(table, state),
-        "sides": [
-            {
-                "players": names(side, table.players),
-                "level": state.levels[side[0]],
-                "declaring": bool(set(side) & set(state.next_declarers))
-                and len(state.next_declarers) < table.size,
-            }
-            for side in sides(table)
-        ],
-        "kitty": ngettext("Kitty: %(cards)d card", "Kitty: %(cards)d cards", table.kitty_cards)
-        % {"cards": table.kitty_cards},
-        "last": scored.hands[-1] if scored.hands else None,
-        "winners": names(state.winners, table.players),
-    }
-
-
-def level_played(state: GameState) -> str:
-    """The level of the hand being played; before a first bid between sides at different
-    levels, each of theirs."""
-    if state.level is not None:
-        return level(state.level)
-    return "/".join(level(rank) for rank in sorted({state.levels[s] for s in state.next_declarers}))
-
-
-def who_declares(table: Table, state: GameState) -> str:
-    """Who declares the hand being played, or who may, in one short sentence."""
-    players = table.players
-    if state.game_over:
-        return ""
-    if state.next_declarer is None and len(state.next_declarers) == table.size:
-        if table.trumps.bids:
-            return _("Whoever wins the bid declares.")
-        return _("Any player may declare.")
-    if len(state.next_declarers) == 1:
-        return _("%(player)s declares.") % {"player": players[state.next_declarers[0]]}
-    may = either([players[seat] for seat in state.next_declarers])
-    if state.next_declarer is None:
-        return _("%(players)s may declare.") % {"players": may}
-    return _("%(players)s may declare: %(player)s by turn.") % {
-        "players": may,
-        "player": players[state.next_declarer],
-    }
 
 
 @require_POST

@@ -704,3 +704,27 @@ def test_a_game_that_cannot_start_says_why(
 def test_in_find_a_friend_every_player_starts_at_their_own_level() -> None:
     game_setup = setup("standard", 4, FRIEND, levels={0: "2", 1: "9", 2: "3", 3: "A"})
     assert [str(level) for level in game_setup.levels] == ["2", "9", "3", "A"]
+
+
+# A game played on from where it stands -------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_game_played_on_settles_its_next_hands_as_the_whole_replay_does(rules: str) -> None:
+    whole = Game(setup(rules))
+    for points in (45, 120, 0, 80, 45, 60):
+        state = whole.state
+        starter = state.next_declarers[0] if state.next_declarer is None else state.next_declarer
+        whole = whole.play(hand(starter, points))
+    hands = [played.result for played in whole.hands]
+    for cut in range(len(hands) + 1):
+        assert replay(whole.setup, hands[:cut]).then(hands[cut:]) == whole
+
+
+def test_a_hand_played_on_that_cannot_be_played_names_its_number_in_the_game() -> None:
+    with pytest.raises(GameError) as error:
+        replay(setup(), [hand(0, 45), hand(2, 45)]).then([hand(2, 45), hand(1, 45)])
+    assert (str(error.value), error.value.hand) == (
+        "hand 4: Jun cannot start this hand: Mei or Lin may start it",
+        4,
+    )
