@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
@@ -49,6 +49,36 @@ def suit_symbol(trump: str | Suit | None) -> str:
     if isinstance(trump, Suit):
         return trump.symbol
     return Suit.parse(trump).symbol if trump else _("No trump")
+
+
+def trump_sign(trump: Suit | None) -> str:
+    """A hand's trump as one sign to read across the table: its suit's, or a short sign for no
+    trump."""
+    if trump is not None:
+        return trump.symbol
+    # Translators: the sign of a hand without trump, read across the table in large letters
+    # beside the level (Chinese: 无主). Keep it as short as a suit's sign.
+    return pgettext("the sign of no trump", "NT")
+
+
+def trump_taps(declared: str) -> list[dict]:
+    """The trumps a table can declare for a hand (Game.TRUMPS_DECLARED), the one ``declared``
+    pressed, each with its sign, as the game page's buttons show them."""
+    from companion.models import NO_TRUMP_DECLARED
+
+    taps = []
+    for suit in (*GRID_SUITS, None):
+        code = suit.value if suit else NO_TRUMP_DECLARED
+        taps.append(
+            {
+                "code": code,
+                "sign": suit.symbol if suit else _("No trump"),
+                "red": suit in (Suit.HEARTS, Suit.DIAMONDS),
+                "none": suit is None,
+                "pressed": code == declared,
+            }
+        )
+    return taps
 
 
 def card_label(card: Card) -> str:

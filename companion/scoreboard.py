@@ -1,6 +1,7 @@
 """A game's scoreboard as every phone sees it: where every side stands, the ladders, the
 latest hands with their sides and explanations, earlier ones a page at a time, what a watching
-phone lacks since the version it shows; and what a correction or a refused change says. Made
+phone lacks since the version it shows; the table screen's large print (`on_the_table`); and what
+a correction or a refused change says. Made
 without the request wherever it can be, so that one rendering serves every viewer; the views
 (`companion.views.games`) render it around what depends on who looks."""
 
@@ -14,9 +15,17 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from companion.display import level, names, suit_symbol
-from companion.models import CONFIRMERS, SEATED, Game, GameSummary, Hand, HandChange
-from scoring.cards import Rank
+from companion.display import either, level, names, suit_symbol, trump_sign
+from companion.models import (
+    CONFIRMERS,
+    NO_TRUMP_DECLARED,
+    SEATED,
+    Game,
+    GameSummary,
+    Hand,
+    HandChange,
+)
+from scoring.cards import Rank, Suit
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError, GameState, PlayedHand, resume
 from scoring.stats import HandLine
@@ -246,6 +255,75 @@ def trump_now(table: Table, state: GameState, hands: list[Hand]) -> dict | None:
     if hands:
         return {"fixed": False, "trump": hands[-1].trump}
     return None
+
+
+def on_the_table(game: Game) -> dict:
+    """What the table screen shows of ``game``: the hand being played, its level and trump
+    where they are known, who declares it, every side's level, the kitty's size and the last
+    hand's result. In three queries however long the game (its seats, its last hand, the levels
+    before that hand from the game's summary), the game itself read."""
+    prefetch_related_objects([game], SEATED)
+    scored = settled(game, list(game.hands.order_by("-number")[:1]))
+    state, table = scored.state, scored.table
+    number = state.number
+    if table.trumps.bids:
+        declared = game.declared_trump(number)
+        trump = None if declared in ("", NO_TRUMP_DECLARED) else Suit(declared)
+        known = bool(declared)
+    else:
+        trump, known = table.trumps.fixed(number), True
+    return {
+        "number": number,
+        "count": number - 1,
+        "state": state,
+        "table": table,
+        "level": level_played(state),
+        "trump_known": known,
+        "trump": trump_sign(trump) if known else "",
+        "trump_red": trump in (Suit.HEARTS, Suit.DIAMONDS),
+        "declares": who_declares(table, state),
+        "sides": [
+            {
+                "players": names(side, table.players),
+                "level": state.levels[side[0]],
+                "declaring": bool(set(side) & set(state.next_declarers))
+                and len(state.next_declarers) < table.size,
+            }
+            for side in sides(table)
+        ],
+        "kitty": ngettext("Kitty: %(cards)d card", "Kitty: %(cards)d cards", table.kitty_cards)
+        % {"cards": table.kitty_cards},
+        "last": scored.hands[-1] if scored.hands else None,
+        "winners": names(state.winners, table.players),
+    }
+
+
+def level_played(state: GameState) -> str:
+    """The level of the hand being played; before a first bid between sides at different
+    levels, each of theirs."""
+    if state.level is not None:
+        return level(state.level)
+    return "/".join(level(rank) for rank in sorted({state.levels[s] for s in state.next_declarers}))
+
+
+def who_declares(table: Table, state: GameState) -> str:
+    """Who declares the hand being played, or who may, in one short sentence."""
+    players = table.players
+    if state.game_over:
+        return ""
+    if state.next_declarer is None and len(state.next_declarers) == table.size:
+        if table.trumps.bids:
+            return _("Whoever wins the bid declares.")
+        return _("Any player may declare.")
+    if len(state.next_declarers) == 1:
+        return _("%(player)s declares.") % {"player": players[state.next_declarers[0]]}
+    may = either([players[seat] for seat in state.next_declarers])
+    if state.next_declarer is None:
+        return _("%(players)s may declare.") % {"players": may}
+    return _("%(players)s may declare: %(player)s by turn.") % {
+        "players": may,
+        "player": players[state.next_declarer],
+    }
 
 
 def earlier_rows(game: Game, hands: list[Hand]) -> dict:

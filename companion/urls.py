@@ -12,6 +12,7 @@ from companion.views import (
     history,
     languages,
     pages,
+    screens,
 )
 
 urlpatterns = [
@@ -39,6 +40,13 @@ urlpatterns = [
         name="game_dispute",
     ),
     path("watch/<slug:token>/", games.watch, name="watch"),
+    # The table's own screen and the "Trump declared" tap (companion.views.screens)
+    path("watch/<slug:token>/table/", screens.table_screen, name="table_screen"),
+    path(
+        "groups/<int:group_id>/games/<int:pk>/trump/",
+        screens.declare_trump,
+        name="declare_trump",
+    ),
     # The group's ladder history, players and ratings (companion.views.history)
     path("groups/<int:group_id>/history/", history.group_history, name="group_history"),
     path("groups/<int:group_id>/players/<int:pk>/", history.player, name="player"),

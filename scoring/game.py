@@ -211,6 +211,60 @@ class PlayedHand:
         """The declarer's side but the declarer."""
         return tuple(seat for seat in self.declarers if seat != self.result.declarer)
 
+    def summary(self, players: Sequence[str]) -> Sentence:
+        """The hand's result in one sentence, to be read across the table: who declared, the
+        opponents' total and what it did to the game (``players``: the names in play order).
+
+        >>> from scoring.rules import Format, get_rules
+        >>> setup = GameSetup(get_rules("standard"), Table(("Mei", "Jun", "Lin", "Hao")))
+        >>> held = LastTrick(Side.DECLARERS, Format.SINGLE, 1)
+        >>> game = replay(setup, [HandResult(0, 35, 0, held), HandResult(2, 80, 0, held)])
+        >>> for hand in game.hands:
+        ...     print(hand.summary(setup.table.players))
+        Hand 1, Mei declaring: the declarers held the opponents to 35 and climbed 2 levels.
+        Hand 2, Lin declaring: the opponents reached 80 and took the deal.
+        """
+        s = self.settlement
+        n = s.levels_gained
+        if s.winner is Side.DECLARERS and s.game_over:
+            said = gettext_noop(
+                "Hand {number}, {declarer} declaring: the declarers held the opponents to "
+                "{total} and won the game."
+            )
+        elif s.winner is Side.DECLARERS and n:
+            said = ngettext(
+                "Hand {number}, {declarer} declaring: the declarers held the opponents to "
+                "{total} and climbed {levels} level.",
+                "Hand {number}, {declarer} declaring: the declarers held the opponents to "
+                "{total} and climbed {levels} levels.",
+                n,
+            )
+        elif s.winner is Side.DECLARERS:
+            said = gettext_noop(
+                "Hand {number}, {declarer} declaring: the declarers held the opponents to "
+                "{total} and kept the deal."
+            )
+        elif s.game_over:
+            said = gettext_noop(
+                "Hand {number}, {declarer} declaring: the opponents reached {total} and won "
+                "the game."
+            )
+        elif n:
+            said = ngettext(
+                "Hand {number}, {declarer} declaring: the opponents reached {total}, took the "
+                "deal and climbed {levels} level.",
+                "Hand {number}, {declarer} declaring: the opponents reached {total}, took the "
+                "deal and climbed {levels} levels.",
+                n,
+            )
+        else:
+            said = gettext_noop(
+                "Hand {number}, {declarer} declaring: the opponents reached {total} and took "
+                "the deal."
+            )
+        values = {"declarer": players[self.result.declarer], "total": s.opponent_total}
+        return Sentence(said, number=self.number, levels=n, **values)
+
 
 class StartReason(enum.Enum):
     """Why the next hand starts where it does."""

@@ -10,7 +10,7 @@ from companion.display import CARD_GRID
 from companion.forms.choices import NO_TRUMP, TRUMP_OR_NONE_CHOICES
 from companion.forms.layout import Field, Helper
 from companion.forms.results import WHOLE_NUMBER, HandResultForm, number_input
-from companion.models import Game, Hand
+from companion.models import NO_TRUMP_DECLARED, Game, Hand
 from companion.scoreboard import hand_sides
 from scoring import (
     Bid,
@@ -294,14 +294,26 @@ class HandForm(HandResultForm):
         played = self.cleaned_data["game"].hands[-1]
         return Hand.fields_of(played.result, self.cleaned_data["kitty_cards"])
 
+    @staticmethod
+    def initial_declared(declared: str) -> dict | None:
+        """The form's fields for the hand being played, with the trump the table declared for it
+        (Game.declared_trump): tapped, and only the bids that allow it offered."""
+        if not declared:
+            return None
+        return {"trump": NO_TRUMP if declared == NO_TRUMP_DECLARED else declared}
+
     @classmethod
     def for_hand(
         cls, game: Game, hands: list[Hand], number: int, data=None, *, editing: bool
     ) -> HandForm:
         """The form of hand ``number`` of ``game``, whose ``hands`` are given: the next hand, or
         (``editing``) a correction filled in with the hand as saved. The game before the hand
-        is replayed here, once for the page, its preview and its save."""
-        initial = cls.initial_from(hands[number - 1]) if editing else None
+        is replayed here, once for the page, its preview and its save. The next hand opens with
+        the trump the table declared for it, if any."""
+        if editing:
+            initial = cls.initial_from(hands[number - 1])
+        else:
+            initial = cls.initial_declared(game.declared_trump(number))
         return cls(data, initial=initial, game=game.scored(hands[: number - 1]), number=number)
 
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 from companion.models.games import (
     CONFIRMERS,
     FLAG_NOTE_LENGTH,
+    NO_TRUMP_DECLARED,
     SEATED,
     ConfirmationRefused,
     Dispute,
@@ -20,6 +21,7 @@ from companion.models.games import (
     SavedDifferently,
     Seat,
     StaleGame,
+    TrumpNotDeclarable,
     trumps_by_bid,
 )
 from companion.models.groups import (
@@ -47,6 +49,7 @@ from companion.models.ladder import (
 __all__ = [
     "CONFIRMERS",
     "FLAG_NOTE_LENGTH",
+    "NO_TRUMP_DECLARED",
     "SEATED",
     "AccountLanguage",
     "ConfirmationRefused",
@@ -74,6 +77,7 @@ __all__ = [
     "ScoringTable",
     "Seat",
     "StaleGame",
+    "TrumpNotDeclarable",
     "count_ladder",
     "new_token",
     "rebuild_ladder",

@@ -29,6 +29,14 @@ def trumps_by_bid() -> str:
     return BY_BID.to_json()
 
 
+# The trumps a table can declare for a hand: a suit, or no trump (a bid of jokers).
+NO_TRUMP_DECLARED = "NT"
+TRUMPS_DECLARED = [
+    *((suit.value, suit.symbol) for suit in scoring.Suit),
+    (NO_TRUMP_DECLARED, _("No trump")),
+]
+
+
 class GameQuerySet(models.QuerySet):
     def for_member(self, user) -> GameQuerySet:
         """The games of the groups ``user`` is a member of, each with its group (every page of
@@ -67,6 +75,11 @@ class Game(models.Model):
     first_declarer = models.PositiveSmallIntegerField(null=True, blank=True)
     share_token = models.CharField(max_length=32, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=0)
+    # The trump the table declared for hand ``trump_declared_for`` (the hand being played) in a
+    # game whose trump is bid, tapped as soon as it is known: blank when none is, "NT" for no
+    # trump. Recording that hand clears it; a hand number since gone by is ignored.
+    trump_declared = models.CharField(max_length=2, blank=True, choices=TRUMPS_DECLARED)
+    trump_declared_for = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -88,6 +101,21 @@ class Game(models.Model):
                 condition=models.Q(first_declarer__isnull=True)
                 | models.Q(first_declarer__lt=MAX_PLAYERS),
                 name="first_declarer_at_the_table",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trump_declared__in=["", *dict(TRUMPS_DECLARED)]),
+                name="trump_declared_known",
+            ),
+            # A trump is declared for a hand, and only where the trump is bid.
+            models.CheckConstraint(
+                condition=models.Q(trump_declared="", trump_declared_for=None)
+                | models.Q(
+                    ~models.Q(trump_declared=""),
+                    trump_declared_for__isnull=False,
+                    trump_declared_for__gte=1,
+                    trumps="bid",
+                ),
+                name="trump_declared_for_a_hand_under_a_bid",
             ),
         ]
 
@@ -119,6 +147,11 @@ class Game(models.Model):
             trumps=TrumpRule.from_json(self.trumps),
             called=self.called,
         )
+
+    @property
+    def trump_is_bid(self) -> bool:
+        """Whether each hand's trump is bid (and may be declared as soon as it is known)."""
+        return TrumpRule.from_json(self.trumps).bids
 
     @property
     def setup(self) -> GameSetup:
@@ -320,6 +353,31 @@ class Game(models.Model):
         self.refresh_from_db(fields=["version"])
         return dispute
 
+    def declare_trump(self, number: int, trump: str) -> None:
+        """Keep ``trump`` (a suit's code, or NO_TRUMP_DECLARED) as the trump the table declared
+        for hand ``number``, the hand being played; TrumpNotDeclarable says why not. Watching
+        phones and the table screen show it at their next poll."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if not game.table.trumps.bids:
+                raise TrumpNotDeclarable(TrumpNotDeclarable.Reason.FIXED)
+            if number != game.hands.count() + 1:
+                raise TrumpNotDeclarable(TrumpNotDeclarable.Reason.NOT_PLAYED)
+            if (game.trump_declared_for, game.trump_declared) != (number, trump):  # not a tap again
+                Game.objects.filter(pk=self.pk).update(
+                    trump_declared=trump,
+                    trump_declared_for=number,
+                    version=models.F("version") + 1,
+                )
+                # The hands are as they were: a summary of the game's version goes along with it.
+                GameSummary.objects.filter(game=self).update(version=models.F("version") + 1)
+        self.refresh_from_db(fields=["trump_declared", "trump_declared_for", "version"])
+
+    def declared_trump(self, number: int) -> str:
+        """The trump declared for hand ``number`` (a suit's code, or NO_TRUMP_DECLARED); blank
+        if none was, or one was for another hand."""
+        return self.trump_declared if self.trump_declared_for == number else ""
+
     def precedents(self, hands: list[Hand]) -> dict[int, list[Dispute]]:
         """The saved disputes of ``hands`` (already fetched: the game's, or a run of them in
         order) by hand number, in one query; those of the hand being played, when it comes next,
@@ -429,9 +487,14 @@ class Game(models.Model):
         played: ScoredGame | None = None,
     ) -> None:
         """Keep the change in the history and bring the ladder up to date: from ``played``,
-        the game as the change's own check replayed it, where there is one."""
-        Game.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
-        self.refresh_from_db(fields=["version"])
+        the game as the change's own check replayed it, where there is one. A recorded hand
+        takes the trump declared for it along."""
+        declared = {"trump_declared": "", "trump_declared_for": None}
+        Game.objects.filter(pk=self.pk).update(
+            version=models.F("version") + 1,
+            **(declared if action == HandChange.Action.RECORDED else {}),
+        )
+        self.refresh_from_db(fields=["version", *declared])
         HandChange.objects.create(
             game=self,
             hand_number=number,
@@ -478,6 +541,18 @@ class StaleGame(Exception):
     def __init__(self, game: Game) -> None:
         super().__init__("the game changed since this page was loaded")
         self.game = game
+
+
+class TrumpNotDeclarable(Exception):
+    """A trump declared for a game or a hand that takes none."""
+
+    class Reason(enum.Enum):
+        FIXED = "fixed"  # the game fixes its trump: nobody bids
+        NOT_PLAYED = "not played"  # the hand is not the one being played (saved meanwhile)
+
+    def __init__(self, reason: TrumpNotDeclarable.Reason) -> None:
+        super().__init__(f"no trump can be declared: {reason.value}")
+        self.reason = reason
 
 
 class SavedDifferently(Exception):

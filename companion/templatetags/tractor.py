@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django import template
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -10,7 +12,7 @@ from companion.display import card_label, joined, level, names, rules_title, sui
 from companion.forms.choices import FORMAT_CHOICES, SIDE_CHOICES
 from companion.models import Hand
 from scoring.cards import Card
-from scoring.game import Game
+from scoring.game import Game, PlayedHand
 from scoring.settle import Settlement, explain
 from scoring.table import Teams
 
@@ -25,6 +27,12 @@ register.filter(suit_symbol)
 def explained(settlement: Settlement) -> str:
     """A settlement in the reader's language."""
     return explain(settlement, gettext, ngettext)
+
+
+@register.filter
+def in_one_sentence(hand: PlayedHand, players: Sequence[str]) -> str:
+    """A hand's result in one sentence, in the reader's language (``players`` in play order)."""
+    return hand.summary(players).in_words(gettext, ngettext)
 
 
 @register.filter

@@ -36,7 +36,7 @@ DIRECT_DRAWS = {
 
 #: Forms no template draws: their values come from buttons (``name``/``value``), or they only
 #: lend their fields to the forms that are drawn.
-UNDRAWN = {"MemberForm", "RoleForm", "HandResultForm"}
+UNDRAWN = {"MemberForm", "RoleForm", "HandResultForm", "TrumpDeclaredForm"}
 
 
 def direct_draws(text: str) -> list[str]:

@@ -210,6 +210,12 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
         ),
         "game_dispute": (f"/groups/{g}/games/{game}/dispute/", GAME_DISPUTE_FIELDS, GAME_DISPUTE),
         "watch": (f"/watch/{w.game.share_token}/", ("since",), {}),
+        "table_screen": (f"/watch/{w.game.share_token}/table/", ("since",), {}),
+        "declare_trump": (
+            f"/groups/{g}/games/{game}/trump/",
+            ("hand", "trump"),
+            {"hand": "4", "trump": "H"},  # the three hands recorded, then the one being played
+        ),
         "group_history": (f"/groups/{g}/history/", ("player", "period", "page"), {}),
         "player": (f"/groups/{g}/players/{w.player.pk}/", (), {}),
         "game_replay": (f"/groups/{g}/games/{game}/replay/", ("rules",), {"rules": "kawu"}),
