@@ -13,7 +13,6 @@ from companion.display import trump_taps
 from companion.forms.trump_declared import TrumpDeclaredForm
 from companion.models import Game, TrumpNotDeclarable
 from companion.scoreboard import nothing_new, on_the_table
-from companion.views.games import member_game
 from companion.views.methods import require_POST, require_safe
 
 
@@ -35,7 +34,7 @@ def table_screen(request: HttpRequest, token: str) -> HttpResponse:
 def declare_trump(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """The trump the table declared for the hand being played; the game page's buttons again
     for htmx, the game page for a plain post."""
-    game = member_game(request, group_id, pk, seated=False)
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
     form = TrumpDeclaredForm(request.POST)
     refused = ""
     if not form.is_valid():
