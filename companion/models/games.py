@@ -200,7 +200,8 @@ class Game(models.Model):
     def record_hand(self, fields: dict, *, version: int, request_key: str, by) -> Hand:
         """Add the next hand. A retried request (same ``request_key``) returns the hand it
         already saved, or raises SavedDifferently if that hand differs from this one; a save
-        made against an older ``version`` raises StaleGame."""
+        made against an older ``version`` raises StaleGame, one for a game its evening ended
+        GameEnded."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             if request_key:
@@ -211,6 +212,7 @@ class Game(models.Model):
                     return saved
             game._check_version(version)
             hands = list(game.hands.all())
+            evenings.refuse_hand(game, len(hands))
             hand = Hand(
                 game=game,
                 number=len(hands) + 1,
@@ -805,4 +807,5 @@ HAND_RESULT_FIELDS = (
 
 
 # The ladder's models read games, and every change to a game moves them.
+from companion.models import evenings  # noqa: E402
 from companion.models.ladder import GameSummary, PlayerLadder  # noqa: E402

@@ -24,6 +24,7 @@ from companion.forms.hands import HandForm
 from companion.models import (
     CONFIRMERS,
     Game,
+    GameEnded,
     GameSummary,
     Hand,
     HandChange,
@@ -31,6 +32,7 @@ from companion.models import (
     Seat,
     StaleGame,
 )
+from companion.models.evenings import refuse_hand
 from companion.views.methods import page_and_form, require_safe
 from companion.views.previews import previewing
 from scoring import Rules
@@ -40,7 +42,8 @@ from scoring.game import GameError, GameState, PlayedHand, resume
 from scoring.stats import HandLine
 from scoring.table import Bid, Table, trumps_allowed
 
-GAME_FIELDS = ("group",)
+# A game of a club night comes with its table, which says whether the evening ended it.
+GAME_FIELDS = ("group", "evening_table__round")
 # The seats with their players in one query: every page of a game names them.
 SEATED = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
@@ -453,7 +456,31 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
             return _not_storable(request, group_id, pk)
         raise
     hands = game.hands_and_version()
-    return _hand_page(request, game, hands, number=len(hands) + 1)
+    try:
+        refuse_hand(game, len(hands))
+        return _hand_page(request, game, hands, number=len(hands) + 1)
+    except GameEnded as ended:
+        why = ended_by_evening(ended)
+        if _sent_by_script(request):
+            return _unstorable(why, status=409)
+        messages.info(request, why)
+        return redirect(game)
+
+
+def ended_by_evening(ended: GameEnded) -> str:
+    """Why a game of a club night takes no more hands, in the players' words."""
+    if ended.limit:
+        return ngettext(
+            "This table has played the round's %(hands)d hand: the next hand waits for the "
+            "next round.",
+            "This table has played the round's %(hands)d hands: the next hand waits for the "
+            "next round.",
+            ended.table.round.evening.hands_per_round,
+        ) % {"hands": ended.table.round.evening.hands_per_round}
+    return _(
+        "The club night ended this game with round %(round)d: no more hands to record. It "
+        "counts for levels climbed and hands played, not as won."
+    ) % {"round": ended.table.round.number}
 
 
 @page_and_form
