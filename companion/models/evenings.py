@@ -11,13 +11,17 @@ from django.conf import settings
 from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as translated
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext as translated_plural
 
 import scoring
 from companion.models.games import Game, trumps_by_bid
 from companion.models.groups import Group, Player, new_token
 from scoring.evenings import Rule, Seating, Shape, seat, table_sizes
 from scoring.evenings import swap as swapped
+from scoring.game import Game as ScoredGame
+from scoring.game import GameError
 from scoring.table import MAX_PLAYERS, MIN_PLAYERS, Table, Teams, TrumpRule
 
 # A hand takes five to ten minutes: a round of 2 hands is the shortest worth seating, and 30
@@ -417,25 +421,71 @@ class EveningTable(models.Model):
         return self.round.evening
 
 
-class GameEnded(Exception):
-    """A hand for a game the evening ended, or whose table has played the round's hands."""
+class GameEnded(GameError):
+    """A hand for a game the evening ended, or whose table has played the round's hands; or a
+    correction that would make a game the evening ended won. Like any refused hand, it says
+    why in the players' words (:meth:`in_words`), which the hand form shows."""
 
-    def __init__(self, game: Game, table: EveningTable, *, limit: bool = False) -> None:
+    def __init__(
+        self, game: Game, table: EveningTable, *, limit: bool = False, won: bool = False
+    ) -> None:
         super().__init__(f"game {game.pk} was ended by its evening")
         self.game = game
         self.table = table
         self.limit = limit
+        self.won = won
+
+    def in_words(self, gettext=None, ngettext=None) -> str:
+        if self.limit:
+            hands = self.table.round.evening.hands_per_round
+            return translated_plural(
+                "This table has played the round's %(hands)d hand: the next hand waits for the "
+                "next round.",
+                "This table has played the round's %(hands)d hands: the next hand waits for the "
+                "next round.",
+                hands,
+            ) % {"hands": hands}
+        if self.won:
+            return translated(
+                "With this correction the game would be won, but the club night ended it with "
+                "round %(round)d: a game the evening ended is not won."
+            ) % {"round": self.table.round.number}
+        return translated(
+            "The club night ended this game with round %(round)d: no more hands to record. It "
+            "counts for levels climbed and hands played, not as won."
+        ) % {"round": self.table.round.number}
 
 
-def refuse_hand(game: Game, count: int) -> None:
-    """Raise GameEnded if ``game``, with ``count`` hands, takes no more: the evening ended it,
-    or its table has played the hands the evening gives a round."""
-    table = (
+def _table_of(game: Game) -> EveningTable | None:
+    """The game's table at an evening, if it has one: as the game came (pages fetch it with
+    the game, ``evening_table__round__evening``), else read."""
+    if Game.evening_table.is_cached(game):
+        try:
+            return game.evening_table
+        except EveningTable.DoesNotExist:
+            return None
+    return (
         EveningTable.objects.filter(game=game)
         .select_related("round__evening")
         .only("ended", "number", "round__number", "round__evening__hands_per_round")
         .first()
     )
+
+
+def refuse_win(game: Game, played: ScoredGame) -> None:
+    """Raise GameEnded if a change would make a game the evening ended won: it was cut short,
+    and stays neither won nor rated."""
+    if not played.state.winners:
+        return
+    table = _table_of(game)
+    if table is not None and table.ended is not None:
+        raise GameEnded(game, table, won=True)
+
+
+def refuse_hand(game: Game, count: int) -> None:
+    """Raise GameEnded if ``game``, with ``count`` hands, takes no more: the evening ended it,
+    or its table has played the hands the evening gives a round."""
+    table = _table_of(game)
     if table is None:
         return
     if table.ended is not None:

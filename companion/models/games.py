@@ -245,6 +245,7 @@ class Game(models.Model):
                 for name, value in Hand.entered(game.group, by).items():
                     setattr(hand, name, value)
             played = game.scored(hands)
+            evenings.refuse_win(game, played)
             hand.save()
             game._changed(
                 number, HandChange.Action.EDITED, before, hand.snapshot(), by, played=played

@@ -43,7 +43,7 @@ from scoring.stats import HandLine
 from scoring.table import Bid, Table, trumps_allowed
 
 # A game of a club night comes with its table, which says whether the evening ended it.
-GAME_FIELDS = ("group", "evening_table__round")
+GAME_FIELDS = ("group", "evening_table__round__evening")
 # The seats with their players in one query: every page of a game names them.
 SEATED = Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
@@ -458,29 +458,15 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     hands = game.hands_and_version()
     try:
         refuse_hand(game, len(hands))
-        return _hand_page(request, game, hands, number=len(hands) + 1)
     except GameEnded as ended:
-        why = ended_by_evening(ended)
+        # A plain post comes back filled in with why beside it (the hand form's refusal).
+        why = ended.in_words(_, ngettext)
         if _sent_by_script(request):
             return _unstorable(why, status=409)
-        messages.info(request, why)
-        return redirect(game)
-
-
-def ended_by_evening(ended: GameEnded) -> str:
-    """Why a game of a club night takes no more hands, in the players' words."""
-    if ended.limit:
-        return ngettext(
-            "This table has played the round's %(hands)d hand: the next hand waits for the "
-            "next round.",
-            "This table has played the round's %(hands)d hands: the next hand waits for the "
-            "next round.",
-            ended.table.round.evening.hands_per_round,
-        ) % {"hands": ended.table.round.evening.hands_per_round}
-    return _(
-        "The club night ended this game with round %(round)d: no more hands to record. It "
-        "counts for levels climbed and hands played, not as won."
-    ) % {"round": ended.table.round.number}
+        if request.method != "POST":
+            messages.info(request, why)
+            return redirect(game)
+    return _hand_page(request, game, hands, number=len(hands) + 1)
 
 
 @page_and_form

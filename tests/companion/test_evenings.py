@@ -20,6 +20,7 @@ from companion.models import (
     Player,
     PlayerLadder,
     Round,
+    Seat,
 )
 from scoring import get_rules
 from scoring.evenings import repeats
@@ -198,6 +199,39 @@ def test_it_takes_no_more_hands_in_a_game_the_evening_ended(member, night, start
     assert "The club night ended this game with round 1: no more hands to record." in page
     assert "Record a hand" not in page
     assert game.hands.count() == 1
+
+
+def test_it_keeps_a_hand_sent_for_an_ended_game_and_says_why(member, night, start_evening, user):
+    evening = start_evening(night)
+    game = evening.start_round().tables_played.first().game
+    evening.next_round()
+    game.refresh_from_db()
+    url = reverse("hand_new", args=[game.group_id, game.pk])
+    response = member.post(url, held_form(version=game.version))
+    assert response.status_code == 200
+    assert "no more hands to record" in text(response)
+    assert 'name="opponent_points" value="45"' in text(response)
+    sent = member.post(url, held_form(version=game.version), headers={"HX-Request": "true"})
+    assert sent.status_code == 409
+    assert sent["Hand-Unstorable"] == "true"
+    assert "The club night ended this game with round 1" in sent.content.decode()
+    assert not game.hands.exists()
+
+
+def test_it_refuses_a_correction_that_would_win_a_game_the_evening_ended(
+    member, night, start_evening, user
+):
+    evening = start_evening(night)
+    game = evening.start_round().tables_played.first().game
+    Seat.objects.filter(game=game).update(level="A")
+    record(game, user, points=80)  # the opponents take the deal at A: nobody wins
+    evening.next_round()
+    url = reverse("hand_edit", args=[game.group_id, game.pk, 1])
+    game.refresh_from_db()
+    response = member.post(url, held_form(version=game.version))
+    assert "a game the evening ended is not won" in text(response)
+    assert game.hands.get().opponent_points == 80
+    assert GameSummary.objects.get(game=game).winners == ""
 
 
 def test_it_stops_a_table_at_the_rounds_hands(member, night, start_evening, user):
