@@ -42,11 +42,19 @@ class LiveTable:
     declaring: str
     won: str
     ended: bool
+    # The table has played the hands the evening gives a round.
+    full: bool
+
+    @property
+    def over(self) -> bool:
+        return bool(self.won) or self.ended or self.full
 
 
 def board(evening: Evening) -> dict:
     """The evening now: its rounds, the current round's tables live, the standings."""
     rounds = list(evening.rounds.order_by("number"))
+    for r in rounds:
+        r.evening = evening
     played = list(
         EveningTable.objects.filter(round__evening=evening)
         .select_related("game", "game__summary")
@@ -74,15 +82,16 @@ def board(evening: Evening) -> dict:
         ],
         [player.pk for player in present if player.pk in here],
     )
-    for r in rounds:
-        r.evening = evening
     games_at = {(table.round_id, table.number): table for table in played}
+    shown = _live(live, current)
     return {
         "evening": evening,
         "rounds": rounds,
         "current": current,
         "proposed": current if current is not None and current.started is None else None,
-        "live": _live(live, current),
+        "live": shown,
+        # Every table of the round being played is over, or has played the round's hands.
+        "round_over": bool(shown) and all(table.over for table in shown),
         "played": [
             {
                 "round": r,
@@ -128,6 +137,7 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
         if game.summary.hand_count:
             wanted |= Q(game=game, number=game.summary.hand_count)
     last = {hand.game_id: hand for hand in Hand.objects.filter(wanted)}
+    limit = current.evening.hands_per_round if current is not None else None
     made = []
     for table in tables:
         game = table.game
@@ -169,6 +179,7 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                 else "",
                 won=names(state.winners, players) if state.game_over else "",
                 ended=table.ended is not None,
+                full=bool(limit) and summary.hand_count >= limit,
             )
         )
     return made
