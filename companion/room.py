@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Q, prefetch_related_objects
 from django.http import HttpRequest
 
-from companion.display import names
+from companion.display import joined, names
 from companion.models import Evening, EveningTable, GameSummary, Hand, Player, Round
 from scoring.evenings import RANKING, EveningGame, EveningStanding, standings
 from scoring.game import replay, resume
@@ -99,18 +99,18 @@ def board(evening: Evening) -> dict:
                     {
                         "number": number,
                         "game": games_at[(r.pk, number)].game_id,
-                        "players": [known[pk].name for pk in table],
+                        "players": joined([known[pk].name for pk in table]),
                         "ended": games_at[(r.pk, number)].ended is not None,
                     }
                     for number, table in enumerate(r.tables, start=1)
                     if (r.pk, number) in games_at
                 ],
-                "out": [known[pk].name for pk in r.sitting_out],
+                "out": joined([known[pk].name for pk in r.sitting_out]),
             }
             for r in rounds
             if r.started is not None
         ],
-        "out": [known[pk].name for pk in current.sitting_out] if current else [],
+        "out": joined([known[pk].name for pk in current.sitting_out]) if current else "",
         "players": known,
         "here": [player for player in present if player.pk in here],
         "gone": [player for player in present if player.pk not in here],

@@ -227,9 +227,11 @@ class EveningForm(forms.Form):
 class SwapForm(forms.Form):
     """Two players of a proposed round to swap: their seats, or a seat and a sit-out."""
 
-    first = forms.ModelChoiceField(label=_("Swap"), queryset=Player.objects.none(), empty_label="—")
+    first = forms.ModelChoiceField(
+        label=_("Player to swap"), queryset=Player.objects.none(), empty_label="—"
+    )
     second = forms.ModelChoiceField(
-        label=_("with"), queryset=Player.objects.none(), empty_label="—"
+        label=_("Swap with"), queryset=Player.objects.none(), empty_label="—"
     )
 
     helper = Helper("first", "second")

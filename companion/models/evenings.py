@@ -11,9 +11,8 @@ from django.conf import settings
 from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as translated
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext as translated_plural
 
 import scoring
 from companion.models.games import Game, trumps_by_bid
@@ -435,10 +434,11 @@ class GameEnded(GameError):
         self.limit = limit
         self.won = won
 
-    def in_words(self, gettext=None, ngettext=None) -> str:
+    def in_words(self, *_words) -> str:
+        # In the app's words, whatever a caller passes for scoring's own sentences.
         if self.limit:
             hands = self.table.round.evening.hands_per_round
-            return translated_plural(
+            return ngettext(
                 "This table has played the round's %(hands)d hand: the next hand waits for the "
                 "next round.",
                 "This table has played the round's %(hands)d hands: the next hand waits for the "
@@ -446,11 +446,11 @@ class GameEnded(GameError):
                 hands,
             ) % {"hands": hands}
         if self.won:
-            return translated(
+            return gettext(
                 "With this correction the game would be won, but the club night ended it with "
                 "round %(round)d: a game the evening ended is not won."
             ) % {"round": self.table.round.number}
-        return translated(
+        return gettext(
             "The club night ended this game with round %(round)d: no more hands to record. It "
             "counts for levels climbed and hands played, not as won."
         ) % {"round": self.table.round.number}

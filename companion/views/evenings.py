@@ -175,7 +175,7 @@ def seating_shown(evening: Evening, proposed, players: dict) -> dict:
         measure = {"repeats": repeats(seating, evening.played_so_far())}
     return {
         "tables": tables,
-        "out": [players[pk].name for pk in seating.out],
+        "out": joined([players[pk].name for pk in seating.out]),
         "measure": measure,
     }
 
