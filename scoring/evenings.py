@@ -15,7 +15,9 @@ The API:
   order, so the teams follow from the seats as in :class:`~scoring.table.Table`) and who sits out;
   ``seating.teams_at(index)``, ``seating.partnerships``, ``seating.players``.
 - ``seat(players, shape, rule, *, ratings=None, played=(), seed=0) -> Seating``: the next
-  round's seating by ``Rule.RANDOM``, ``Rule.BALANCED`` or ``Rule.NEW_PARTNERS``.
+  round's seating by ``Rule.RANDOM``, ``Rule.BALANCED`` or ``Rule.NEW_PARTNERS``, of at most
+  :data:`MAX_EVENING_PLAYERS` players; :class:`EveningError` (a ``ValueError``, with
+  ``field``) for input it cannot seat.
 - ``spread(seating, ratings) -> float`` and ``repeats(seating, played) -> int``: the measures
   balanced and new-partners seatings minimise, for a page to show.
 - ``swap(seating, a, b) -> Seating``: the seating with two players' places exchanged.
@@ -29,11 +31,17 @@ The rules, each in the sentence a page can show:
   at tables as close to the chosen size as possible (:meth:`Shape.tables`).
 - **Random**: a shuffle drawn from the evening's seed.
 - **Balanced**: the largest difference, over the tables, between a table's teams' summed
-  ratings is as small as the search finds (exactly, up to 10 players); find-a-friend tables
-  even out the tables' mean ratings instead (:func:`spread`).
+  ratings is as small as the search finds; find-a-friend tables even out the tables' mean
+  ratings instead (:func:`spread`). Where there are at most :data:`EXACT_UP_TO` different
+  seatings (8 players at two tables) every one is tried; otherwise the most even of
+  :data:`BALANCED_DRAWS` seeded random seatings, each table's teams divided as evenly as its
+  players allow, are improved by swapping players within and between tables. Equal seatings
+  are told apart by the seed.
 - **New partners**: as few pairs of players as possible are team-mates again who were
-  team-mates earlier in the evening (:func:`repeats`); none whenever that is possible.
-  Find-a-friend tables have no fixed teams and are seated at random.
+  team-mates earlier in the evening (:func:`repeats`); none whenever that is possible. The
+  search is exact where it ends within :data:`NEW_PARTNERS_BUDGET` steps (every case of up to
+  12 players the tests try); beyond, it keeps the best seating found. Find-a-friend tables
+  have no fixed teams and are seated at random.
 
 >>> players = ("Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy")
 >>> first = seat(players, Shape(4), Rule.NEW_PARTNERS, seed=1)
@@ -64,6 +72,7 @@ P = TypeVar("P", bound=Hashable)
 """A player's identity, as the caller knows it: a database id, a name."""
 
 __all__ = [
+    "MAX_EVENING_PLAYERS",
     "RANKING",
     "SITTING_OUT",
     "EveningError",
@@ -93,13 +102,19 @@ RANKING = gettext_noop(
 )
 """The evening's ranking and its tie-break, as the page says it."""
 
-EXACT_UP_TO = 10
-"""Balanced seating tries every seating of up to this many seated players."""
-BALANCED_STARTS = 6
-"""Above that, its local search starts from this many seeded random seatings."""
-NEW_PARTNERS_BUDGET = 200_000
-"""New-partners search steps before the best seating found so far is kept: every seating of
-12 players at 3 tables is searched well within it."""
+MAX_EVENING_PLAYERS = 64
+"""An evening seats at most this many players (eight tables of eight): enough for any club
+room, and it bounds the seating's work (about 0.6 s of processor time at 64)."""
+EXACT_UP_TO = 1000
+"""Balanced seating tries every seating where there are at most this many (8 players at two
+tables, 10 find-a-friend players at two)."""
+BALANCED_DRAWS = 1000
+BALANCED_STARTS = 3
+"""Above that, it draws :data:`BALANCED_DRAWS` seeded random seatings and improves the
+:data:`BALANCED_STARTS` most even of them by local search."""
+NEW_PARTNERS_BUDGET = 5_000
+"""New-partners search steps before the best seating found so far is kept (about 0.1 s): the
+tests' brute force finds no fewer repeats in any case of up to 12 players."""
 
 
 class EveningError(ScoringError):
@@ -185,8 +200,11 @@ class Shape:
         >>> Shape(4, mixed=True).tables(7), Shape(4, mixed=True).tables(3)
         ((6,), ())
         """
-        if count < 0:
-            raise EveningError(f"a number of players cannot be negative, got {count}")
+        if not 0 <= count <= MAX_EVENING_PLAYERS:
+            raise EveningError(
+                f"an evening seats 0 to {MAX_EVENING_PLAYERS} players, got {count}",
+                field="players",
+            )
         if not self.mixed:
             return (self.size,) * (count // self.size)
         return _mixed(table_sizes(self.teams), self.size, count)
@@ -435,30 +453,33 @@ def _seat_orders(
 
 def _search(
     players: Sequence[int],
-    sizes: Sequence[int],
-    teams: Teams,
+    tables: Sequence[tuple[int, int]],
     cost: Callable[[int, list[int]], float] | None,
     bound: list[float],
     budget: int,
+    least: Callable[[int, list[list[int]]], float] | None = None,
 ) -> Iterator[list[list[int]]]:
-    """Every placement of ``players`` into the tables' groups up to the groups' and the tables'
-    interchangeability, in the order of ``players``; with ``cost`` (the cost of adding a player
-    to a group), only placements cheaper than ``bound[0]``, which the caller lowers as it
-    finds better ones. Stops after ``budget`` steps."""
+    """Every placement of ``players`` into the groups of ``tables`` (each so many groups of so
+    many players) up to the groups' and the tables' interchangeability, in the order of
+    ``players``; with ``cost`` (the cost of adding a player to a group), only placements
+    cheaper than ``bound[0]``, which the caller lowers as it finds better ones. Stops after
+    ``budget`` steps; ``least`` (a lower bound of what placing ``players[k:]`` will cost
+    given the groups so far) prunes further. The groups come table by table."""
     flat: list[tuple[int, int]] = []  # each group's table and capacity
     first_group = []  # each table's first group
-    for t, size in enumerate(sizes):
-        count, each = _shape_of(size, teams)
+    for t, (count, each) in enumerate(tables):
         first_group.append(len(flat))
         flat.extend((t, each) for _ in range(count))
-    same_size = [[u for u in range(t) if sizes[u] == sizes[t]] for t in range(len(sizes))]
+    same_size = [[u for u in range(t) if tables[u] == tables[t]] for t in range(len(tables))]
     members: list[list[int]] = [[] for _ in flat]
-    table_count = [0] * len(sizes)
+    table_count = [0] * len(tables)
     steps = [0]
 
     def place(k: int, spent: float) -> Iterator[list[list[int]]]:
         if k == len(players):
             yield [list(group) for group in members]
+            return
+        if least and spent + least(k, members) >= bound[0]:
             return
         player = players[k]
         options = []
@@ -524,7 +545,22 @@ def _new_partners(
     def cost(player: int, group: list[int]) -> float:
         return sum(other in partnered[player] for other in group)
 
-    for found in _search(order, sizes, teams, cost, bound, NEW_PARTNERS_BUDGET):
+    # Repeats depend on the teams alone: any team fits any table that has teams of its size.
+    alone = [
+        (1, each)
+        for count, each in (_shape_of(size, teams) for size in sizes)
+        for _ in range(count)
+    ]
+
+    def least(k: int, members: list[list[int]]) -> float:
+        # Each player still to place will meet at least the fewest earlier partners any group
+        # with room holds now.
+        open_groups = [
+            group for group, (_, each) in zip(members, alone, strict=True) if len(group) < each
+        ]
+        return sum(min(cost(player, group) for group in open_groups) for player in order[k:])
+
+    for found in _search(order, alone, cost, bound, NEW_PARTNERS_BUDGET, least):
         score = sum(cost(group[i], group[:i]) for group in found for i in range(1, len(group)))
         bound[0], best = score, found
         if score == 0:
@@ -542,9 +578,10 @@ def _balanced(
     ratings: Mapping[P, float],
     draw: random.Random,
 ) -> Groups:
-    """The most even seating found: every seating of up to :data:`EXACT_UP_TO` players, else
-    the best of a local search (swapping two players while that makes it more even) from
-    :data:`BALANCED_STARTS` seeded random seatings."""
+    """The most even seating found: the best of every seating where there are at most
+    :data:`EXACT_UP_TO`; else the :data:`BALANCED_STARTS` most even of :data:`BALANCED_DRAWS`
+    seeded random seatings (each table's teams divided as evenly as its players allow),
+    each improved by swaps within and between tables until none helps, and the best kept."""
     values = [float(ratings[player]) for player in seated]
     friendly = teams is Teams.FIND_A_FRIEND
     flat_tables = [t for t, size in enumerate(sizes) for _ in range(_shape_of(size, teams)[0])]
@@ -556,23 +593,165 @@ def _balanced(
     candidates: list[list[list[int]]] = []
     order = list(range(len(seated)))
     draw.shuffle(order)
-    if len(seated) <= EXACT_UP_TO:
+    if _seatings(sizes, teams) <= EXACT_UP_TO:
         best_key, best = None, None
-        for found in _search(order, sizes, teams, None, [math.inf], 10**9):
+        tables = [_shape_of(size, teams) for size in sizes]
+        for found in _search(order, tables, None, [math.inf], 10**9):
             found_key = key(found)
             if best_key is None or found_key < best_key:
                 best_key, best = found_key, found
         assert best is not None
         candidates.append(best)
     else:
-        for _ in range(BALANCED_STARTS):
+        # The starts: the most even of many seeded random seatings (each table's teams made as
+        # even as its players allow), each then improved.
+        drawn = []
+        for _ in range(BALANCED_DRAWS):
             draw.shuffle(order)
-            flat = [group for table in _cut(order, sizes, teams) for group in table]
-            candidates.append(_swap_down(flat, values, flat_tables, len(sizes), friendly))
+            if friendly:
+                flat = [group for table in _cut(order, sizes, teams) for group in table]
+                drawn.append((key(flat), flat))
+                continue
+            flat, differences, at = [], [], 0
+            for size in sizes:
+                difference, split = _split(order[at : at + size], size, teams, values)
+                flat += split
+                differences.append(difference)
+                at += size
+            drawn.append(((max(differences), sum(d * d for d in differences)), flat))
+        drawn.sort(key=lambda keyed: keyed[0])
+        for _, flat in drawn[:BALANCED_STARTS]:
+            while True:
+                flat = _swap_down(flat, values, flat_tables, len(sizes), friendly)
+                if friendly:
+                    break
+                resplit = _resplit(flat, flat_tables, sizes, teams, values)
+                if not _swap_across(flat, flat_tables, sizes, teams, values) and not resplit:
+                    break
+            candidates.append(flat)
     best = min(candidates, key=key)
     return [
         [[seated[i] for i in group] for group in table] for table in _regroup(best, sizes, teams)
     ]
+
+
+def _seatings(sizes: Sequence[int], teams: Teams) -> int:
+    """How many different seatings of players at tables of ``sizes`` make different teams
+    (find-a-friend: different tables)."""
+    count = math.factorial(sum(sizes))
+    for size, same in itertools.groupby(sorted(sizes)):
+        groups, each = _shape_of(size, teams)
+        tables = len(list(same))
+        count //= (math.factorial(each) ** groups * math.factorial(groups)) ** tables
+        count //= math.factorial(tables)
+    return count
+
+
+@functools.cache
+def _splits(size: int, teams: Teams) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Every division of a table's seats into its teams, up to the teams' order (3 at four
+    partners, 105 at eight in pairs)."""
+    return tuple(
+        tuple(map(tuple, found))
+        for found in _search(range(size), [_shape_of(size, teams)], None, [math.inf], 10**9)
+    )
+
+
+def _split(
+    members: Sequence[int], size: int, teams: Teams, values: Sequence[float]
+) -> tuple[float, list[list[int]]]:
+    """The most even division of a table's players into teams, and its difference. Pairs:
+    the highest rated with the lowest, and so on inwards, which makes the highest pair's sum as
+    low and the lowest's as high as they can be. Partners: the team whose sum is nearest half
+    the table's, of every division."""
+    if teams is Teams.PAIRS:
+        ranked = sorted(members, key=values.__getitem__)
+        pairs = [[ranked[k], ranked[-1 - k]] for k in range(size // 2)]
+        sums = [values[a] + values[b] for a, b in pairs]
+        return max(sums) - min(sums), pairs
+    table_values = [values[i] for i in members]
+    total = sum(table_values)
+    best_difference, best = math.inf, ()
+    for split in _splits(size, teams):
+        difference = abs(total - 2 * sum(table_values[p] for p in split[0]))
+        if difference < best_difference:
+            best_difference, best = difference, split
+    return best_difference, [[members[p] for p in group] for group in best]
+
+
+def _at(tables_of: Sequence[int], table: int) -> list[int]:
+    return [g for g, t in enumerate(tables_of) if t == table]
+
+
+def _difference(groups: Iterable[Sequence[int]], values: Sequence[float]) -> float:
+    sums = [math.fsum(values[i] for i in group) for group in groups]
+    return max(sums) - min(sums)
+
+
+def _resplit(
+    flat: list[list[int]],
+    tables_of: Sequence[int],
+    sizes: Sequence[int],
+    teams: Teams,
+    values: Sequence[float],
+) -> bool:
+    """Divide each table's players into teams as evenly as they can be; whether a table's
+    difference went down."""
+    changed = False
+    for t, size in enumerate(sizes):
+        at = _at(tables_of, t)
+        _, best = _split([i for g in at for i in flat[g]], size, teams, values)
+        if _difference(best, values) < _difference((flat[g] for g in at), values) - 1e-9:
+            for g, group in zip(at, best, strict=True):
+                flat[g] = group
+            changed = True
+    return changed
+
+
+def _swap_across(
+    flat: list[list[int]],
+    tables_of: Sequence[int],
+    sizes: Sequence[int],
+    teams: Teams,
+    values: Sequence[float],
+) -> bool:
+    """Move a player of the least even table to another table in exchange for one of its
+    players, both tables then divided into teams anew, while that makes the seating more even
+    (the first such exchange each time); whether any was made."""
+    changed = False
+    members = [[i for g in _at(tables_of, t) for i in flat[g]] for t in range(len(sizes))]
+    differences = [_split(table, sizes[t], teams, values)[0] for t, table in enumerate(members)]
+    while True:
+        worst = max(range(len(sizes)), key=differences.__getitem__)
+        improved = None
+        for other in range(len(sizes)):
+            if other == worst:
+                continue
+            rest = max((d for t, d in enumerate(differences) if t not in (worst, other)), default=0)
+            for (k, a), (m, b) in itertools.product(
+                enumerate(members[worst]), enumerate(members[other])
+            ):
+                if values[a] == values[b]:
+                    continue
+                one, two = list(members[worst]), list(members[other])
+                one[k], two[m] = b, a
+                first = _split(one, sizes[worst], teams, values)[0]
+                second = _split(two, sizes[other], teams, values)[0]
+                if max(first, second, rest) < differences[worst] - 1e-9:
+                    improved = (other, one, two, first, second)
+                    break
+            if improved:
+                break
+        if improved is None:
+            break
+        other, members[worst], members[other], differences[worst], differences[other] = improved
+        changed = True
+    if changed:
+        for t, size in enumerate(sizes):
+            split = _split(members[t], size, teams, values)[1]
+            for g, group in zip(_at(tables_of, t), split, strict=True):
+                flat[g] = group
+    return changed
 
 
 def _key(
@@ -608,33 +787,58 @@ def _swap_down(
     friendly: bool,
 ) -> list[list[int]]:
     """Swap two players of different groups while a swap lowers the measure (the best swap
-    each time); the group sums are kept up to date rather than summed again."""
+    each time). A swap changes one or two tables: with fixed teams only theirs are measured
+    again."""
     counts = [len(group) for group in flat]
-    sums = [sum(values[i] for i in group) for group in flat]
-    current = _key(sums, tables_of, counts, table_count, friendly)
+    at = [[g for g, t in enumerate(tables_of) if t == table] for table in range(table_count)]
     slots = [(g, k) for g, group in enumerate(flat) for k in range(len(group))]
+    swaps = [(g, k, h, m) for (g, k), (h, m) in itertools.combinations(slots, 2) if g != h]
+
+    def difference(table: int) -> float:
+        sums_at = [sums[g] for g in at[table]]
+        return max(sums_at) - min(sums_at)
+
     while True:
+        sums = [math.fsum(values[i] for i in group) for group in flat]
+        current = _key(sums, tables_of, counts, table_count, friendly)
+        differences = [difference(table) for table in range(table_count)]
+        squares = sum(d * d for d in differences)
+        # The largest difference of the tables a swap leaves alone.
+        others = [
+            [
+                max((d for t, d in enumerate(differences) if t not in (one, two)), default=0.0)
+                for two in range(table_count)
+            ]
+            for one in range(table_count)
+        ]
         best = None
-        for (g, k), (h, m) in itertools.combinations(slots, 2):
-            if g == h:
-                continue
-            a, b = flat[g][k], flat[h][m]
-            change = values[b] - values[a]
+        for g, k, h, m in swaps:
+            change = values[flat[h][m]] - values[flat[g][k]]
             if not change:
                 continue
             sums[g] += change
             sums[h] -= change
-            trial = _key(sums, tables_of, counts, table_count, friendly)
+            if friendly:
+                trial = _key(sums, tables_of, counts, table_count, friendly)
+            else:
+                one, two = tables_of[g], tables_of[h]
+                first = difference(one)
+                second = difference(two) if two != one else first
+                trial = (
+                    max(first, second, others[one][two]),
+                    squares
+                    - differences[one] ** 2
+                    + first * first
+                    + ((second * second - differences[two] ** 2) if two != one else 0.0),
+                )
             sums[g] -= change
             sums[h] += change
-            if trial < current and (best is None or trial < best[0]):
+            if best is None or trial < best[0]:
                 best = (trial, g, k, h, m)
         if best is None or not _lower(best[0], current):
             return flat
         _, g, k, h, m = best
         flat[g][k], flat[h][m] = flat[h][m], flat[g][k]
-        sums = [sum(values[i] for i in group) for group in flat]
-        current = _key(sums, tables_of, counts, table_count, friendly)
 
 
 def _lower(trial: tuple[float, float], current: tuple[float, float]) -> bool:

@@ -39,6 +39,7 @@ def django_modules_loaded_by(imports: str) -> list[str]:
         "import scoring.cli, scoring.settle, scoring.rules, scoring.cards, scoring.errors",
         "import scoring.__main__",
         "import scoring.game, scoring.stats",
+        "import scoring.evenings",
     ],
 )
 def test_importing_scoring_loads_no_django_module(imports: str) -> None:
