@@ -13,7 +13,7 @@ from django.http import HttpRequest
 
 from companion.display import joined, names
 from companion.models import Evening, EveningTable, GameSummary, Hand, Player, Round
-from scoring.evenings import RANKING, EveningGame, EveningStanding, standings
+from scoring.evenings import RANKING, SITTING_OUT, EveningGame, EveningStanding, standings
 from scoring.game import replay, resume
 from scoring.stats import HandLine
 
@@ -116,6 +116,7 @@ def board(evening: Evening) -> dict:
         "gone": [player for player in present if player.pk not in here],
         "standings": [_line(line, known) for line in ranked],
         "ranking": RANKING,
+        "sitting_out_rule": SITTING_OUT,
         "stamp": stamp(evening),
     }
 

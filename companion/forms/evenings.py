@@ -18,7 +18,7 @@ from companion.models.evenings import (
     MIN_ROUND_MINUTES,
 )
 from scoring import PRESETS, Suit, TableError, Teams, TrumpRule, default_decks
-from scoring.evenings import table_sizes
+from scoring.evenings import MAX_EVENING_PLAYERS, table_sizes
 from scoring.table import MIN_PLAYERS
 
 
@@ -193,7 +193,12 @@ class EveningForm(forms.Form):
                 self.add_error(field, said)
                 return data
         smallest = min(evening.sizes())
-        if len(data["present"]) < smallest:
+        if len(data["present"]) > MAX_EVENING_PLAYERS:
+            self.add_error(
+                "present",
+                _("An evening seats %(count)d players at most.") % {"count": MAX_EVENING_PLAYERS},
+            )
+        elif len(data["present"]) < smallest:
             self.add_error(
                 "present",
                 ngettext(

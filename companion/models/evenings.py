@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from companion.models.games import Game, trumps_by_bid
 from companion.models.groups import Group, Player, new_token
-from scoring.evenings import Rule, Seating, Shape, seat, table_sizes
+from scoring.evenings import MAX_EVENING_PLAYERS, Rule, Seating, Shape, seat, table_sizes
 from scoring.evenings import swap as swapped
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError
@@ -176,10 +176,9 @@ class Evening(models.Model):
         return self.ended is not None
 
     def present(self) -> list[Player]:
-        return [
-            presence.player
-            for presence in self.presences.filter(present=True).select_related("player")
-        ]
+        """Who is here, in roster order (the seating is the same for the same order)."""
+        here = self.presences.filter(present=True).select_related("player")
+        return [presence.player for presence in here.order_by("player__name", "player_id")]
 
     def rounds_in_order(self) -> list[Round]:
         return list(self.rounds.order_by("number"))
@@ -275,8 +274,13 @@ class Evening(models.Model):
             self._changed()
 
     def set_present(self, player: Player, present: bool) -> None:
-        """A player joins or leaves: the proposed round, if any, is seated again."""
+        """A player joins or leaves: the proposed round, if any, is seated again. TooMany if
+        the evening already seats as many as it can."""
         with transaction.atomic():
+            Evening.objects.select_for_update().filter(pk=self.pk).first()
+            here = self.presences.filter(present=True).exclude(player=player).count()
+            if present and here >= MAX_EVENING_PLAYERS:
+                raise TooMany(self)
             Presence.objects.update_or_create(
                 evening=self, player=player, defaults={"present": present}
             )
@@ -298,6 +302,14 @@ class Evening(models.Model):
     def _changed(self) -> None:
         Evening.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
+
+
+class TooMany(Exception):
+    """A player joining an evening that seats as many as it can."""
+
+    def __init__(self, evening: Evening) -> None:
+        super().__init__(f"evening {evening.pk} seats {MAX_EVENING_PLAYERS} players at most")
+        self.evening = evening
 
 
 class NotProposed(Exception):

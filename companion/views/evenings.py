@@ -13,10 +13,10 @@ from companion import room
 from companion.display import joined
 from companion.forms.evenings import EveningForm, PresenceForm, SwapForm
 from companion.models import Evening, NotProposed
-from companion.models.evenings import ratings_of
+from companion.models.evenings import TooMany, ratings_of
 from companion.views.groups import member_group
 from companion.views.methods import page_and_form, require_safe
-from scoring.evenings import EveningError, repeats, spread
+from scoring.evenings import MAX_EVENING_PLAYERS, EveningError, repeats, spread
 from scoring.table import Teams
 
 EVENINGS_PER_PAGE = 20
@@ -100,7 +100,15 @@ def evening(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
         form = PresenceForm(request.POST, group=evening.group)
         if form.is_valid():
             player = form.cleaned_data["player"]
-            evening.set_present(player, action == "join")
+            try:
+                evening.set_present(player, action == "join")
+            except TooMany:
+                messages.error(
+                    request,
+                    _("An evening seats %(count)d players at most.")
+                    % {"count": MAX_EVENING_PLAYERS},
+                )
+                return _after(request, evening)
             if action == "join":
                 messages.success(request, _("%(name)s is here.") % {"name": player})
             else:

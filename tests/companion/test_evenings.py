@@ -106,6 +106,19 @@ def test_it_asks_for_enough_players_for_a_table(member, group, night):
     assert not Evening.objects.exists()
 
 
+def test_it_seats_no_more_players_than_an_evening_can(member, group, night, start_evening):
+    crowd = [Player.objects.create(group=group, name=f"Player {n}") for n in range(60)]
+    response = member.post(reverse("evening_new", args=[group.pk]), form_of([*night, *crowd]))
+    assert "An evening seats 64 players at most." in text(response)
+    assert not Evening.objects.exists()
+    evening = start_evening([*night[:4], *crowd])
+    response = member.post(
+        evening_url(evening), {"action": "join", "player": night[4].pk}, follow=True
+    )
+    assert "An evening seats 64 players at most." in text(response)
+    assert len(evening.present()) == 64
+
+
 def test_it_says_which_table_sizes_the_teams_refuse(member, group, night):
     data = form_of(night, players_per_table="5")
     response = member.post(reverse("evening_new", args=[group.pk]), data)
