@@ -5,12 +5,15 @@ and the room screen follows every save."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
 from django.urls import reverse
+from exchange_documents import import_text
 from hands import HELD_FIELDS, held_form
 
+from companion import exchange
 from companion.models import (
     Evening,
     EveningTable,
@@ -379,3 +382,20 @@ def test_it_lists_the_groups_evenings_as_units_of_its_history(member, night, sta
     assert "Club night of" in page
     history = text(member.get(reverse("group_history", args=[evening.group_id])))
     assert "2 games" in history or "2 game" in history
+
+
+def test_it_exports_an_evenings_games_as_ordinary_games_of_version_4(
+    night, start_evening, user, group
+):
+    evening = start_evening(night)
+    game = evening.start_round().tables_played.first().game
+    record(game, user, points=0)
+    evening.next_round()
+    exported = json.loads(exchange.dumps(group))
+    assert exported["version"] == 4
+    assert len(exported["games"]) == 2
+    assert "evening" not in json.dumps(exported)
+    copy_ = import_text(exchange.dumps(group), name="Copy", members=[user])
+    assert copy_.games.count() == 2
+    assert not copy_.evenings.exists()
+    assert sum(game.hands.count() for game in copy_.games.all()) == 1
