@@ -107,6 +107,12 @@ def test_a_club_night_of_two_tables_and_two_rounds(
     ).is_visible()
     first, second = evening.rounds.order_by("number")
     assert repeats(second.seating, [first.seating]) == 0
+    # Round 1's games are ended by the evening: they say so and take no more hands.
+    phone.get_by_role("link", name=re.compile("^Table 1: ")).click()
+    phone.get_by_text("The club night ended this game with round 1").wait_for()
+    assert phone.get_by_role("link", name="Record a hand").count() == 0
+    screenshot(phone, "ended-game")
+    phone.get_by_role("link", name="Club night: table 1 of round 1").click()
     phone.get_by_role("button", name="Start round 2").click()
     phone.get_by_role("heading", name="Round 2", exact=True).wait_for()
     room.get_by_text("Round 2", exact=True).wait_for()
