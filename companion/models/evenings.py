@@ -256,6 +256,7 @@ class Evening(models.Model):
         """End the round being played (its games still going are ended by the evening) and
         propose the next one."""
         with transaction.atomic():
+            self._lock()
             current = self.current_round()
             if current is not None and current.running:
                 current.end()
@@ -264,6 +265,7 @@ class Evening(models.Model):
     def end(self) -> None:
         """End the evening: the round being played ends, a proposed one is dropped."""
         with transaction.atomic():
+            self._lock()
             current = self.current_round()
             if current is not None and current.running:
                 current.end()
@@ -277,7 +279,7 @@ class Evening(models.Model):
         """A player joins or leaves: the proposed round, if any, is seated again. TooMany if
         the evening already seats as many as it can."""
         with transaction.atomic():
-            Evening.objects.select_for_update().filter(pk=self.pk).first()
+            self._lock()
             here = self.presences.filter(present=True).exclude(player=player).count()
             if present and here >= MAX_EVENING_PLAYERS:
                 raise TooMany(self)
@@ -293,11 +295,20 @@ class Evening(models.Model):
     def _locked_proposal(self) -> Round:
         """The proposed round, the evening's row held while it changes; NotProposed if the
         round is already under way or the evening is over."""
-        Evening.objects.select_for_update().filter(pk=self.pk).first()
+        self._lock()
         current = self.current_round()
-        if self.over or current is None or current.started is not None:
+        if current is None or current.started is not None:
             raise NotProposed(self)
         return current
+
+    def _lock(self) -> None:
+        """Hold the evening's row for the change under way (two members tapping at once change
+        it one after the other); EveningOver once it has ended."""
+        self.ended = (
+            Evening.objects.select_for_update().values_list("ended", flat=True).get(pk=self.pk)
+        )
+        if self.over:
+            raise EveningOver(self)
 
     def _changed(self) -> None:
         Evening.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
@@ -309,6 +320,14 @@ class TooMany(Exception):
 
     def __init__(self, evening: Evening) -> None:
         super().__init__(f"evening {evening.pk} seats {MAX_EVENING_PLAYERS} players at most")
+        self.evening = evening
+
+
+class EveningOver(Exception):
+    """A change to an evening that has ended."""
+
+    def __init__(self, evening: Evening) -> None:
+        super().__init__(f"evening {evening.pk} is over")
         self.evening = evening
 
 

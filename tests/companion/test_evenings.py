@@ -25,6 +25,7 @@ from companion.models import (
     Round,
     Seat,
 )
+from companion.models.evenings import EveningOver
 from scoring import get_rules
 from scoring.evenings import repeats
 from scoring.table import Teams
@@ -157,6 +158,32 @@ def test_it_swaps_two_players_before_the_round_starts(member, night, start_eveni
     assert proposed.sitting_out == [first]
 
 
+def test_it_says_when_two_players_who_sit_out_are_swapped(member, group, night, start_evening):
+    evening = start_evening([*night, Player.objects.create(group=group, name="Jo")])
+    first, second = evening.current_round().sitting_out
+    response = member.post(
+        evening_url(evening), {"action": "swap", "first": first, "second": second}, follow=True
+    )
+    names = {player.pk: player.name for player in Player.objects.filter(pk__in=[first, second])}
+    assert f"{names[first]} and {names[second]} both sit out." in text(response)
+    response = member.post(
+        evening_url(evening), {"action": "swap", "first": first, "second": first}, follow=True
+    )
+    assert "Choose two different players." in text(response)
+
+
+def test_it_changes_nothing_in_an_evening_that_has_ended(night, start_evening):
+    evening = start_evening(night)
+    evening.end()
+    for change in (evening.next_round, evening.start_round, lambda: evening.end()):
+        with pytest.raises(EveningOver):
+            change()
+    with pytest.raises(EveningOver):
+        evening.set_present(night[0], False)
+    assert not Game.objects.exists()
+    assert not evening.rounds.exists()
+
+
 def test_it_refuses_a_swap_once_the_round_has_started(member, night, start_evening):
     evening = start_evening(night)
     proposed = evening.current_round()
@@ -168,6 +195,19 @@ def test_it_refuses_a_swap_once_the_round_has_started(member, night, start_eveni
     proposed.refresh_from_db()
     assert proposed.tables[0][0] == first
     assert response.status_code == 200
+
+
+def test_it_answers_htmx_with_the_evening_and_what_changed(member, night, start_evening):
+    evening = start_evening(night)
+    response = member.post(
+        evening_url(evening), {"action": "start"}, headers={"HX-Request": "true"}
+    )
+    page = text(response)
+    assert page.lstrip().startswith('<div id="evening-body">')
+    assert "Round 1 has started." in page
+    assert "Next round" in page
+    # Said once: the next page does not say it again.
+    assert "Round 1 has started." not in text(member.get(evening_url(evening)))
 
 
 def test_it_starts_a_round_with_a_game_at_each_table(member, night, start_evening):
