@@ -103,6 +103,18 @@ def test_it_starts_an_evening_for_the_players_ticked_and_proposes_the_first_roun
     assert not Game.objects.exists()
 
 
+def test_it_leads_from_the_group_page_to_the_club_night_under_way(
+    member, group, night, start_evening
+):
+    evening = start_evening(night)
+    page = text(member.get(reverse("group", args=[group.pk])))
+    assert "The club night under way: its tables and standings" in page
+    assert evening_url(evening) in page
+    evening.end()
+    page = text(member.get(reverse("group", args=[group.pk])))
+    assert "The club night under way" not in page
+
+
 def test_it_asks_for_enough_players_for_a_table(member, group, night):
     response = member.post(reverse("evening_new", args=[group.pk]), form_of(night[:3]))
     assert response.status_code == 200
