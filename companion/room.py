@@ -92,6 +92,7 @@ def board(evening: Evening) -> dict:
         "live": shown,
         # Every table of the round being played is over, or has played the round's hands.
         "round_over": bool(shown) and all(table.over for table in shown),
+        "time_up": current is not None and current.time_up(),
         "played": [
             {
                 "round": r,

@@ -6,6 +6,7 @@ standings are `scoring.evenings`'."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models, transaction
@@ -397,12 +398,18 @@ class Round(models.Model):
     def seated_ids(self) -> list[int]:
         return [pk for table in self.tables for pk in table]
 
-    def time_up(self, now=None) -> bool:
-        """Whether the round has run the evening's minutes."""
+    @property
+    def ends_at(self) -> datetime | None:
+        """When the round has run the evening's minutes (None without a time limit)."""
         minutes = self.evening.minutes_per_round
         if not minutes or self.started is None:
-            return False
-        return ((now or timezone.now()) - self.started).total_seconds() >= minutes * 60
+            return None
+        return self.started + timedelta(minutes=minutes)
+
+    def time_up(self, now: datetime | None = None) -> bool:
+        """Whether the round being played has run the evening's minutes."""
+        ends = self.ends_at
+        return self.running and ends is not None and (now or timezone.now()) >= ends
 
     def end(self) -> None:
         """End the round: every game of it still going is ended by the evening (it counts for

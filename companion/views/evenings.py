@@ -150,7 +150,6 @@ def evening_page(request: HttpRequest, evening: Evening, *, swap_form=None) -> H
     context |= {
         "group": evening.group,
         "joining": [p for p in evening.group.players.filter(retired=False) if p.pk not in here],
-        "time_up": context["current"] is not None and context["current"].time_up(),
     }
     template = "companion/evening.html"
     if request.htmx:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -328,6 +329,19 @@ def test_it_counts_a_cut_short_game_for_levels_and_hands_not_as_won_nor_rated(
     declarer = game.players[0].name
     assert (lines[declarer].won, lines[declarer].levels, lines[declarer].hands) == (0, 3, 1)
     assert lines[declarer].levels_declaring == 3
+
+
+def test_it_says_when_the_rounds_time_is_up(member, client, night, start_evening):
+    evening = start_evening(night, minutes_per_round=30)
+    started = evening.start_round()
+    page = text(member.get(evening_url(evening)))
+    assert "The round lasts 30 minutes, until" in page
+    assert "time is up" not in page.lower()
+    Round.objects.filter(pk=started.pk).update(started=started.started - timedelta(minutes=31))
+    page = text(member.get(evening_url(evening)))
+    assert "The round's time is up: finish the hand being played" in page
+    room = text(client.get(reverse("evening_room", args=[evening.share_token])))
+    assert "Round 1 · time is up" in room
 
 
 def test_it_lets_players_join_and_leave_between_rounds(member, night, start_evening):
