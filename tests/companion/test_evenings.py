@@ -28,7 +28,7 @@ from companion.models import (
 )
 from companion.models.evenings import EveningOver
 from scoring import get_rules
-from scoring.evenings import repeats
+from scoring.evenings import repeats, spread
 from scoring.table import Teams
 
 NIGHT = ("Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy")
@@ -221,6 +221,23 @@ def test_it_answers_htmx_with_the_evening_and_what_changed(member, night, start_
     assert "Next round" in page
     # Said once: the next page does not say it again.
     assert "Round 1 has started." not in text(member.get(evening_url(evening)))
+
+
+MUS = (40, 35, 30, 25, 20, 15, 10, 5)
+
+
+def test_it_balances_the_tables_by_the_players_ratings(member, group, night, start_evening):
+    eight = night[:8]
+    for mu, player in zip(MUS, eight, strict=True):
+        PlayerLadder.objects.create(player=player, group=group, stats={}, mu=mu, sigma=2, rated=3)
+    evening = start_evening(eight, seating="balanced")
+    seating = evening.current_round().seating
+    ratings = {player.pk: mu - 6 for mu, player in zip(MUS, eight, strict=True)}
+    # The ordinals (mu - 3 sigma) of eight players: 34 29 24 19 14 9 4 -1; four teams of two
+    # whose sums differ by nothing at each table are possible.
+    assert spread(seating, ratings) == 0
+    page = text(member.get(evening_url(evening)))
+    assert "Balanced by rating: a table's teams differ by at most 0.0 rating points." in page
 
 
 def test_it_starts_a_round_with_a_game_at_each_table(member, night, start_evening):
