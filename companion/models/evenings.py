@@ -181,9 +181,6 @@ class Evening(models.Model):
         here = self.presences.filter(present=True).select_related("player")
         return [presence.player for presence in here.order_by("player__name", "player_id")]
 
-    def rounds_in_order(self) -> list[Round]:
-        return list(self.rounds.order_by("number"))
-
     def current_round(self) -> Round | None:
         return self.rounds.order_by("-number").first()
 
@@ -288,10 +285,10 @@ class Evening(models.Model):
                 evening=self, player=player, defaults={"present": present}
             )
             current = self.current_round()
-            if current is None or current.started is None:
-                self.propose()
+            if current is not None and current.running:
+                self._changed()  # they play, or stop playing, from the next round
             else:
-                self._changed()
+                self.propose()
 
     def _locked_proposal(self) -> Round:
         """The proposed round, the evening's row held while it changes; NotProposed if the

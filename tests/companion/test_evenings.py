@@ -376,6 +376,20 @@ def test_it_lets_players_join_and_leave_between_rounds(member, night, start_even
     assert Round.objects.filter(evening=evening).count() == 1
 
 
+def test_it_seats_the_next_round_when_enough_players_are_back(member, night, start_evening):
+    evening = start_evening(night[:4])
+    evening.start_round()
+    member.post(evening_url(evening), {"action": "leave", "player": night[0].pk})
+    response = member.post(evening_url(evening), {"action": "next"}, follow=True)
+    assert "Too few players are here to seat a table" in text(response)
+    assert evening.current_round().number == 1
+    member.post(evening_url(evening), {"action": "join", "player": night[4].pk})
+    proposed = evening.current_round()
+    assert (proposed.number, proposed.started) == (2, None)
+    assert night[4].pk in proposed.seated_ids()
+    assert night[0].pk not in proposed.seated_ids()
+
+
 def test_it_seats_mixed_sizes_where_the_shape_allows(start_evening, night):
     evening = start_evening(night[:6] + night[7:8] + night[8:], leftover="mixed")
     proposed = evening.current_round()
