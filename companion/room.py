@@ -42,6 +42,8 @@ class LiveTable:
     declaring: str
     won: str
     ended: bool
+    # Nobody has bid yet: whoever wins the first bid declares.
+    bidding: bool
     # The table has played the hands the evening gives a round.
     full: bool
 
@@ -156,6 +158,8 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
             )
             state = resume(setup, hand.number, before, [hand.result]).state
         players = setup.table.players
+        # Before a first bid anyone may declare: the bid decides.
+        bidding = state.next_declarer is None and len(state.next_declarers) == len(players)
         sides = list(setup.table.fixed) or [(seat,) for seat in setup.table.seats]
         made.append(
             LiveTable(
@@ -165,8 +169,14 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                     {
                         "players": names(side, players),
                         "level": state.levels[side[0]],
-                        "declaring": state.next_declarer in side
-                        or (state.next_declarer is None and set(state.next_declarers) == set(side)),
+                        "declaring": not bidding
+                        and (
+                            state.next_declarer in side
+                            or (
+                                state.next_declarer is None
+                                and set(state.next_declarers) == set(side)
+                            )
+                        ),
                     }
                     for side in sides
                 ],
@@ -177,8 +187,9 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                     else state.next_declarers,
                     players,
                 )
-                if not state.game_over and table.ended is None
+                if not (state.game_over or bidding) and table.ended is None
                 else "",
+                bidding=bidding,
                 won=names(state.winners, players) if state.game_over else "",
                 ended=table.ended is not None,
                 full=bool(limit) and summary.hand_count >= limit,

@@ -437,6 +437,7 @@ def test_it_answers_a_room_poll_with_nothing_until_a_save(client, night, start_e
     game = evening.start_round().tables_played.first().game
     url = reverse("evening_room", args=[evening.share_token])
     page = text(client.get(url))
+    assert page.count("The first bid decides who declares.") == 2
     since = page.split("?since=")[1].split('"')[0]
     polled = client.get(url, {"since": since}, headers={"HX-Request": "true"})
     assert polled.status_code == 204
@@ -444,6 +445,8 @@ def test_it_answers_a_room_poll_with_nothing_until_a_save(client, night, start_e
     polled = client.get(url, {"since": since}, headers={"HX-Request": "true"})
     assert polled.status_code == 200
     assert "1 hand" in text(polled)
+    # Mei's side held: her partner starts the next hand.
+    assert f"{game.players[2].name} to declare." in text(polled)
     assert 'id="room"' in text(polled)
     assert "<html" not in text(polled)
 
