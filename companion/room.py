@@ -13,6 +13,7 @@ from django.http import HttpRequest
 
 from companion.display import joined, names
 from companion.models import Evening, EveningTable, GameSummary, Hand, Player, Round
+from companion.scoreboard import sides
 from scoring.evenings import RANKING, SITTING_OUT, EveningGame, EveningStanding, standings
 from scoring.game import replay, resume
 from scoring.stats import HandLine
@@ -160,7 +161,6 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
         players = setup.table.players
         # Before a first bid anyone may declare: the bid decides.
         bidding = state.next_declarer is None and len(state.next_declarers) == len(players)
-        sides = list(setup.table.fixed) or [(seat,) for seat in setup.table.seats]
         made.append(
             LiveTable(
                 number=table.number,
@@ -178,7 +178,7 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                             )
                         ),
                     }
-                    for side in sides
+                    for side in sides(setup.table)
                 ],
                 hands=summary.hand_count,
                 declaring=names(
