@@ -34,6 +34,15 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+class EveningQuerySet(models.QuerySet):
+    def for_member(self, user) -> EveningQuerySet:
+        """The evenings of the groups ``user`` is a member of, each with its group; none for an
+        anonymous visitor."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(group__members=user).select_related("group")
+
+
 class Evening(models.Model):
     """A club night of a group: the players present, the table shape every round is seated at,
     the rule that seats them, and the rounds played. Any member may change it."""
@@ -77,6 +86,8 @@ class Evening(models.Model):
     # Raised by every change to the evening itself (a seating, a swap, a round, who is present):
     # the room screen's poll reads it with the group's version, which its games raise.
     version = models.PositiveIntegerField(default=0)
+
+    objects = EveningQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created"]

@@ -12,9 +12,8 @@ from django.utils.translation import gettext as _
 from companion import room
 from companion.display import joined
 from companion.forms.evenings import EveningForm, PresenceForm, SwapForm
-from companion.models import Evening, NotProposed
+from companion.models import Evening, Group, NotProposed
 from companion.models.evenings import EveningOver, TooMany, ratings_of
-from companion.views.groups import member_group
 from companion.views.methods import page_and_form, require_safe
 from scoring.evenings import MAX_EVENING_PLAYERS, EveningError, repeats, spread
 from scoring.table import Teams
@@ -24,16 +23,14 @@ EVENINGS_PER_PAGE = 20
 
 def member_evening(request: HttpRequest, group_id: int, pk: int) -> Evening:
     """The evening, if its group is one of the user's; 404 for anyone else."""
-    group = member_group(request, group_id)
-    evening = get_object_or_404(Evening.objects.select_related("group"), pk=pk, group=group)
-    return evening
+    return get_object_or_404(Evening.objects.for_member(request.user), pk=pk, group_id=group_id)
 
 
 @page_and_form
 @login_required
 def evening_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Start an evening: tick who is here; the table shape comes as the group last played."""
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     if request.method == "POST":
         form = EveningForm(request.POST, group=group)
         if form.is_valid():
@@ -208,6 +205,6 @@ def evening_room(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def evenings(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's evenings, newest first: each a unit of the ladder history."""
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     found = list(group.evenings.prefetch_related("rounds__tables_played")[:EVENINGS_PER_PAGE])
     return render(request, "companion/evenings.html", {"group": group, "evenings": found})
