@@ -6,6 +6,7 @@ from django.urls import include, path
 from companion.views import (
     confirmations,
     disputes,
+    evenings,
     exchange,
     games,
     groups,
@@ -62,6 +63,11 @@ urlpatterns = [
     path("groups/<int:pk>/tables/<int:table_id>/", groups.table_edit, name="table_edit"),
     path("groups/<int:pk>/games/new/", groups.game_new, name="game_new"),
     path("join/<slug:token>/", groups.group_join, name="group_join"),
+    # Club nights (companion.views.evenings)
+    path("groups/<int:pk>/evenings/", evenings.evenings, name="evenings"),
+    path("groups/<int:pk>/evenings/new/", evenings.evening_new, name="evening_new"),
+    path("groups/<int:group_id>/evenings/<int:pk>/", evenings.evening, name="evening"),
+    path("room/<slug:token>/", evenings.evening_room, name="evening_room"),
     # A group's export and import (companion.views.exchange)
     path("groups/<int:group_id>/export.json", exchange.group_export, name="group_export"),
     path("groups/<int:group_id>/export.csv", exchange.group_export_csv, name="group_export_csv"),

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("companion", "0020_export_log"),
+        ("companion", "0021_evenings"),
     ]
 
     operations = [

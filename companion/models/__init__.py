@@ -2,10 +2,19 @@
 it means; no game rule is computed here.
 
 A module a part: the groups and who is in them (`groups`), the games and their hands (`games`),
-the ladder's store (`ladder`), imports as jobs (`import_jobs`). Import the models from here."""
+the ladder's store (`ladder`), imports as jobs (`import_jobs`), club nights (`evenings`).
+Import the models from here."""
 
 from __future__ import annotations
 
+from companion.models.evenings import (
+    Evening,
+    EveningTable,
+    GameEnded,
+    NotProposed,
+    Presence,
+    Round,
+)
 from companion.models.games import (
     CONFIRMERS,
     FLAG_NOTE_LENGTH,
@@ -54,7 +63,10 @@ __all__ = [
     "AccountLanguage",
     "ConfirmationRefused",
     "Dispute",
+    "Evening",
+    "EveningTable",
     "Game",
+    "GameEnded",
     "GameSummary",
     "Group",
     "GroupAction",
@@ -69,10 +81,13 @@ __all__ = [
     "LastAdmin",
     "LastMember",
     "Membership",
+    "NotProposed",
     "Player",
     "PlayerLadder",
+    "Presence",
     "Rating",
     "Refusal",
+    "Round",
     "SavedDifferently",
     "ScoringTable",
     "Seat",

@@ -40,10 +40,13 @@ TRUMPS_DECLARED = [
 class GameQuerySet(models.QuerySet):
     def for_member(self, user) -> GameQuerySet:
         """The games of the groups ``user`` is a member of, each with its group (every page of
-        a game names it); none for an anonymous visitor."""
+        a game names it) and its club night's table if any; none for an anonymous visitor."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(group__members=user).select_related("group")
+        # A game of a club night comes with its table, which says whether the evening ended it.
+        return self.filter(group__members=user).select_related(
+            "group", "evening_table__round__evening"
+        )
 
     def with_seats(self) -> GameQuerySet:
         """Each game with its seats and their players, in one more query."""
@@ -256,9 +259,10 @@ class Game(models.Model):
     ) -> Hand:
         """Add the next hand. A retried request (same ``request_key``) returns the hand it
         already saved, or raises SavedDifferently if that hand differs from this one; a save
-        made against an older ``version`` raises StaleGame. ``played`` is the game with this
-        hand as its last, as the caller replayed it from the hands of ``version`` (the hand
-        form's): it is neither replayed again nor read, else it is replayed here."""
+        made against an older ``version`` raises StaleGame, one for a game its evening ended
+        GameEnded. ``played`` is the game with this hand as its last, as the caller replayed it
+        from the hands of ``version`` (the hand form's): it is neither replayed again nor read,
+        else it is replayed here."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             if request_key:
@@ -269,6 +273,7 @@ class Game(models.Model):
                     return saved
             game._check_version(version)
             hands = list(game.hands.all())
+            evenings.refuse_hand(game, len(hands))
             hand = Hand(
                 game=game,
                 number=len(hands) + 1,
@@ -307,6 +312,7 @@ class Game(models.Model):
                     setattr(hand, name, value)
             if played is None:
                 played = game.scored(hands)
+            evenings.refuse_win(game, played)
             hand.save()
             game._changed(
                 number, HandChange.Action.EDITED, before, hand.snapshot(), by, played=played
@@ -902,4 +908,5 @@ HAND_RESULT_FIELDS = ("game_id", *Hand.SNAPSHOT_FIELDS)
 
 
 # The ladder's models read games, and every change to a game moves them.
+from companion.models import evenings  # noqa: E402
 from companion.models.ladder import GameSummary, PlayerLadder  # noqa: E402

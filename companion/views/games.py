@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from companion.forms.hands import HandForm
-from companion.models import Game, Hand, SavedDifferently, StaleGame
+from companion.models import Game, GameEnded, Hand, SavedDifferently, StaleGame
+from companion.models.evenings import refuse_hand
 from companion.scoreboard import (
     changes_since,
     correction_message,
@@ -30,7 +31,8 @@ from companion.views.methods import page_and_form, require_safe
 from companion.views.previews import previewing
 from scoring.game import GameError
 
-GAME_FIELDS = ("group",)
+# A game of a club night comes with its table, which says whether the evening ended it.
+GAME_FIELDS = ("group", "evening_table__round__evening")
 
 
 @page_and_form
@@ -120,6 +122,16 @@ def hand_new(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
             return _not_storable(request, group_id, pk)
         raise
     hands = game.hands_and_version()
+    try:
+        refuse_hand(game, len(hands))
+    except GameEnded as ended:
+        # A plain post comes back filled in with why beside it (the hand form's refusal).
+        why = ended.in_words()
+        if _sent_by_script(request):
+            return _unstorable(why, status=409)
+        if request.method != "POST":
+            messages.info(request, why)
+            return redirect(game)
     return _hand_page(request, game, hands, number=len(hands) + 1)
 
 

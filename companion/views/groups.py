@@ -211,6 +211,8 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         "games": rows_of(list(latest), {player.pk: player for player in roster}),
         "games_count": LadderTally.games_of(group),
         "tables": group.scoring_tables.all(),
+        # A club night under way: the phones at its tables find it first thing.
+        "evening": group.evenings.filter(ended=None).order_by("-created").first(),
         "memberships": memberships,
         "admins": admins,
         "admin_names": joined([membership.user.username for membership in admins]),

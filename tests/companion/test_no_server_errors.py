@@ -20,7 +20,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import exchange
-from companion.models import Dispute, Game, Group, Hand, Membership, Player, ScoringTable
+from companion.models import (
+    Dispute,
+    Evening,
+    Game,
+    Group,
+    Hand,
+    Membership,
+    Player,
+    ScoringTable,
+)
 from scoring import PRESETS
 from scoring.cli import judge_request
 
@@ -112,6 +121,20 @@ TABLE_FIELDS = (
     "preset",
     "preview",
 )
+EVENING_FIELDS = (
+    "present",
+    "players_per_table",
+    "teams",
+    "seating",
+    "leftover",
+    "rules",
+    "decks",
+    "called",
+    "trumps",
+    "suit_1",
+    "hands_per_round",
+    "minutes_per_round",
+)
 NEW_GAME_FIELDS = (
     *(f"seat_{number}" for number in range(1, 10)),
     *(f"level_{number}" for number in range(1, 9)),
@@ -166,9 +189,14 @@ def world(user, group, players, outsider) -> SimpleNamespace:
     everyone = players + [
         Player.objects.create(group=group, name=name) for name in ("Wei", "Yan", "Zhao", "Xiu")
     ]
+    # A club night of the eight, its first round proposed.
+    evening = Evening.start(
+        group, everyone, rules_json=PRESETS["standard"].to_json(), seating="balanced", by=user
+    )
     return SimpleNamespace(
         group=group,
         players=everyone,
+        evening=evening,
         game=game,
         declarer=str(game.scored().state.next_declarer),
         table=table,
@@ -192,6 +220,15 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
         **{f"seat_{number}": str(player.pk) for number, player in enumerate(w.players[:4], 1)},
         "rules": "standard",
         "teams": "partners",
+        "trumps": "bid",
+    }
+    new_evening = {
+        "present": [str(player.pk) for player in w.players],
+        "players_per_table": "4",
+        "teams": "partners",
+        "seating": "new-partners",
+        "leftover": "sit-out",
+        "rules": "standard",
         "trumps": "bid",
     }
     return {
@@ -250,6 +287,14 @@ def routes(w: SimpleNamespace) -> dict[str, tuple[str, tuple[str, ...], dict[str
         "table_new": (f"/groups/{g}/tables/new/", TABLE_FIELDS, TABLE),
         "table_edit": (f"/groups/{g}/tables/{w.table.pk}/", TABLE_FIELDS, TABLE),
         "game_new": (f"/groups/{g}/games/new/", NEW_GAME_FIELDS, new_game),
+        "evenings": (f"/groups/{g}/evenings/", (), {}),
+        "evening_new": (f"/groups/{g}/evenings/new/", EVENING_FIELDS, new_evening),
+        "evening": (
+            f"/groups/{g}/evenings/{w.evening.pk}/",
+            ("action", "first", "second", "player"),
+            {"action": "start"},
+        ),
+        "evening_room": (f"/room/{w.evening.share_token}/", ("since",), {}),
         "group_join": (f"/join/{w.theirs.invite_token}/", (), {}),
         "group_export": (f"/groups/{g}/export.json", (), {}),
         "group_export_csv": (f"/groups/{g}/export.csv", (), {}),
@@ -278,6 +323,7 @@ ROUTE_NAMES = sorted(
         SimpleNamespace(
             group=SimpleNamespace(pk=1),
             game=SimpleNamespace(pk=1, share_token="t", version=0),
+            evening=SimpleNamespace(pk=1, share_token="t"),
             declarer="0",
             players=[],
             table=SimpleNamespace(pk=1),
@@ -312,7 +358,18 @@ def ask(client: Client, method: str, path: str, data, htmx: str | None = None):
 def values_for(field: str) -> st.SearchStrategy[str]:
     """Hostile text, any integer or float, and now and then a value the field takes."""
     valid = {
-        "action": ["undo", "delete", "save", "add", "add_player", "rename", "me", "confirm"],
+        "action": [
+            *("undo", "delete", "save", "add", "add_player", "rename", "me", "confirm"),
+            *("swap", "start", "next", "join", "leave", "end"),
+        ],
+        "first": ["1", "2", "5", "8", "9"],
+        "second": ["1", "2", "5", "8", "9"],
+        "player": ["1", "2", "5", "8", "9"],
+        "present": ["1", "2", "5", "8", "9"],
+        "players_per_table": ["4", "5", "6", "8", "9"],
+        "seating": ["random", "balanced", "new-partners"],
+        "leftover": ["sit-out", "mixed"],
+        "since": ["0-0", "1-1", "2-5"],
         "version": ["0", "1", "2", "3", "4"],
         "declarer": ["0", "1", "2", "3", "7", "8"],
         "friends": ["0", "1", "2", "nobody"],
