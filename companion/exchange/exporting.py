@@ -14,6 +14,7 @@ from django.utils import timezone
 from companion.exchange.games import CONFIRMATION_ACCOUNTS, HAND_FIELDS
 from companion.exchange.schema import FORMAT, VERSION
 from companion.exchange.writing import (
+    evening_written,
     game_written,
     group_written,
     log_written,
@@ -87,7 +88,25 @@ def _head(group: Group) -> dict:
         ],
         "scoring_tables": [table_written(table) for table in group.scoring_tables.order_by("pk")],
         "log": _log(group),
+        "evenings": _evenings(group),
     }
+
+
+def _evenings(group: Group) -> list[dict]:
+    """The group's evenings, oldest first: players by name, games by number in the file."""
+    evenings = list(
+        group.evenings.order_by("pk")
+        .select_related("created_by")
+        .prefetch_related("presences", "rounds__tables_played")
+    )
+    if not evenings:
+        return []
+    names = dict(group.players.values_list("pk", "name"))
+    games = {
+        pk: number
+        for number, pk in enumerate(group.games.order_by("pk").values_list("pk", flat=True), 1)
+    }
+    return [evening_written(evening, names, games) for evening in evenings]
 
 
 def _log(group: Group) -> list[dict]:
