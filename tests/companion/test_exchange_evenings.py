@@ -5,10 +5,12 @@ evening the app could not have played is refused in a sentence, before anything 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
-from exchange_documents import document, forget_the_import, import_text
+from exchange_documents import FOUR_SEAT_V1, document, forget_the_import, import_text
 
 from companion import exchange
 from companion.exchange import reading
@@ -278,3 +280,56 @@ def test_more_evenings_than_a_group_plays_are_refused_before_they_are_built(monk
         "The file is not a group export: it holds more than 2 evenings, far more than a "
         "group plays."
     )
+
+
+def test_a_game_the_evening_ended_cannot_be_won(user):
+    # The four-seat file's third game is won: North-South hold at the ace.
+    data = exported(import_text(FOUR_SEAT_V1.read_bytes(), members=[user]))
+    players = [seat["player"] for seat in data["games"][2]["seats"]]
+    at = "2025-03-06T22:00:00+00:00"
+    data["evenings"] = [
+        {
+            "created": at,
+            "created_by": None,
+            "ended": at,
+            "seed": 7,
+            "seating": "random",
+            "leftover": "sit-out",
+            "players_per_table": 4,
+            "rules": data["games"][2]["rules"],
+            "decks": None,
+            "teams": "partners",
+            "trumps": "bid",
+            "called": None,
+            "hands_per_round": None,
+            "minutes_per_round": None,
+            "presences": [{"player": name, "present": True} for name in players],
+            "rounds": [
+                {
+                    "number": 1,
+                    "tables": [{"players": players, "game": 3, "ended": at}],
+                    "sitting_out": [],
+                    "started": at,
+                    "ended": at,
+                }
+            ],
+        }
+    ]
+
+    with pytest.raises(exchange.ExchangeError) as raised:
+        exchange.load(json.dumps(data))
+
+    assert str(raised.value) == (
+        "Game 3 is won, but its club night ended it with round 1: a game the evening ended is "
+        "not won."
+    )
+    data["evenings"][0]["rounds"][0]["tables"][0]["ended"] = None
+    assert exchange.load(json.dumps(data)).game_count == 3
+
+
+def test_the_csv_names_the_evening_round_and_table_of_a_club_nights_game(group, played):
+    rows = list(csv.DictReader(io.StringIO(exchange.csv_text(group))))
+
+    at = [(row["evening"], row["round"], row["table"]) for row in rows]
+    evening = str(played.pk)
+    assert at == [(evening, "1", "1")] * 2 + [(evening, "1", "2"), (evening, "2", "1")]
