@@ -232,13 +232,13 @@ class EveningEntry(Part):
                 most=MAX_PLAYERS,
                 value=show(self.players_per_table),
             )
-        if self.decks is not None and self.decks not in (2, 3, 4):
+        if self.decks is not None and (type(self.decks) is not int or self.decks not in (2, 3, 4)):
             raise problem(
                 _("%(key)s must be null, 2, 3 or 4, not %(value)s."),
                 "decks",
                 value=show(self.decks),
             )
-        if self.called is not None and self.called not in (1, 2):
+        if self.called is not None and (type(self.called) is not int or self.called not in (1, 2)):
             raise problem(
                 _("%(key)s must be null, 1 or 2, not %(value)s."), "called", value=show(self.called)
             )

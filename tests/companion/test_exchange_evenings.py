@@ -177,6 +177,14 @@ def _nine_a_table(data):
     data["evenings"][0]["players_per_table"] = 9
 
 
+def _decks_not_whole(data):
+    data["evenings"][0]["decks"] = 2.0
+
+
+def _called_true(data):
+    data["evenings"][0]["called"] = True
+
+
 REFUSED = [
     (
         _game_not_in_the_file,
@@ -203,6 +211,8 @@ REFUSED = [
         "Evening 1, round 1: Only the evening's last round may wait to start.",
     ),
     (_nine_a_table, "Evening 1: players_per_table must be 4 to 8, not 9."),
+    (_decks_not_whole, "Evening 1: decks must be null, 2, 3 or 4, not 2.0."),
+    (_called_true, "Evening 1: called must be null, 1 or 2, not true."),
 ]
 
 
