@@ -16,7 +16,7 @@ from scoring.words import listed
 def level(rank: Rank | str) -> str:
     """A level as players say it: 10 rather than T."""
     rank = Rank.parse(rank) if isinstance(rank, str) else rank
-    return "10" if rank is Rank.TEN else rank.symbol
+    return rank.spoken
 
 
 def rules_title(rules: Rules | str) -> str:
@@ -55,7 +55,7 @@ def card_label(card: Card) -> str:
     """A card as players name it: ``10♥``, ``K♠``, ``BJ``."""
     if card.is_joker:
         return str(card)
-    return f"{'10' if card.rank is Rank.TEN else card.rank}{card.suit.symbol}"
+    return f"{card.rank.spoken}{card.suit.symbol}"
 
 
 def card_codes(text: str | None) -> str:

@@ -13,6 +13,7 @@ from django.http import HttpRequest
 
 from companion.display import joined, names
 from companion.models import Evening, EveningTable, GameSummary, Hand, Player, Round
+from companion.scoreboard import sides
 from scoring.evenings import RANKING, SITTING_OUT, EveningGame, EveningStanding, standings
 from scoring.game import replay, resume
 from scoring.stats import HandLine
@@ -42,6 +43,8 @@ class LiveTable:
     declaring: str
     won: str
     ended: bool
+    # Nobody has bid yet: whoever wins the first bid declares.
+    bidding: bool
     # The table has played the hands the evening gives a round.
     full: bool
 
@@ -92,6 +95,7 @@ def board(evening: Evening) -> dict:
         "live": shown,
         # Every table of the round being played is over, or has played the round's hands.
         "round_over": bool(shown) and all(table.over for table in shown),
+        "time_up": current is not None and current.time_up(),
         "played": [
             {
                 "round": r,
@@ -155,7 +159,8 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
             )
             state = resume(setup, hand.number, before, [hand.result]).state
         players = setup.table.players
-        sides = list(setup.table.fixed) or [(seat,) for seat in setup.table.seats]
+        # Before a first bid anyone may declare: the bid decides.
+        bidding = state.next_declarer is None and len(state.next_declarers) == len(players)
         made.append(
             LiveTable(
                 number=table.number,
@@ -164,10 +169,16 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                     {
                         "players": names(side, players),
                         "level": state.levels[side[0]],
-                        "declaring": state.next_declarer in side
-                        or (state.next_declarer is None and set(state.next_declarers) == set(side)),
+                        "declaring": not bidding
+                        and (
+                            state.next_declarer in side
+                            or (
+                                state.next_declarer is None
+                                and set(state.next_declarers) == set(side)
+                            )
+                        ),
                     }
-                    for side in sides
+                    for side in sides(setup.table)
                 ],
                 hands=summary.hand_count,
                 declaring=names(
@@ -176,8 +187,9 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                     else state.next_declarers,
                     players,
                 )
-                if not state.game_over and table.ended is None
+                if not (state.game_over or bidding) and table.ended is None
                 else "",
+                bidding=bidding,
                 won=names(state.winners, players) if state.game_over else "",
                 ended=table.ended is not None,
                 full=bool(limit) and summary.hand_count >= limit,

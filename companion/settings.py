@@ -199,7 +199,7 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 10_000},
         }
     }
-# The scoreboard's HTML per game version (companion/views/games.py): in each process's memory,
+# The scoreboard's HTML per game version (companion/scoreboard.py): in each process's memory,
 # as a GET must write nothing; its key names the version, so it is never stale.
 CACHES["scoreboards"] = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -3,10 +3,32 @@ and games."""
 
 from __future__ import annotations
 
-from scoring.cards import BIG_JOKER, SMALL_JOKER, Card, Joker, Rank, Suit, parse_cards, points
+from scoring.cards import (
+    BIG_JOKER,
+    POINT_RANKS,
+    SMALL_JOKER,
+    Card,
+    Joker,
+    PointCards,
+    Rank,
+    Suit,
+    parse_cards,
+    point_cards,
+    points,
+)
 from scoring.combos import Combo, classify, decompose
 from scoring.errors import CardError, PlayError, ReplayError, RulesError, ScoringError, SettleError
-from scoring.game import Game, GameError, GameSetup, GameState, HandResult, PlayedHand, replay
+from scoring.game import (
+    Game,
+    GameError,
+    GameSetup,
+    GameState,
+    HandResult,
+    NextHand,
+    PlayedHand,
+    StartReason,
+    replay,
+)
 from scoring.replay import Fault, HandReplay, replay_hand
 from scoring.rules import (
     PRESETS,
@@ -39,6 +61,7 @@ from scoring.words import Sentence, listed
 
 __all__ = [
     "BIG_JOKER",
+    "POINT_RANKS",
     "PRESETS",
     "SMALL_JOKER",
     "TRUMP",
@@ -62,9 +85,11 @@ __all__ = [
     "LastTrick",
     "Lead",
     "Levels",
+    "NextHand",
     "Play",
     "PlayError",
     "PlayedHand",
+    "PointCards",
     "Rank",
     "ReplayError",
     "Rules",
@@ -74,6 +99,7 @@ __all__ = [
     "SettleError",
     "Settlement",
     "Side",
+    "StartReason",
     "Starter",
     "Suit",
     "Table",
@@ -95,6 +121,7 @@ __all__ = [
     "judge",
     "listed",
     "parse_cards",
+    "point_cards",
     "points",
     "replay",
     "replay_hand",

@@ -70,6 +70,11 @@ class Rank(enum.IntEnum):
     def symbol(self) -> str:
         return "23456789TJQKA"[self - 2]
 
+    @property
+    def spoken(self) -> str:
+        """The rank as players say and write it, a level or a card's: ``10`` rather than ``T``."""
+        return "10" if self is Rank.TEN else self.symbol
+
     @classmethod
     def parse(cls, text: str) -> Rank:
         """Read a rank: ``2``–``9``, ``T`` or ``10``, ``J Q K A`` (any case)."""
@@ -130,12 +135,9 @@ class Card:
 
     @property
     def points(self) -> int:
-        """Fives count 5, tens and kings 10, every other card 0."""
-        if self.rank is Rank.FIVE:
-            return 5
-        if self.rank in (Rank.TEN, Rank.KING):
-            return 10
-        return 0
+        """What the card is worth (:data:`POINT_RANKS`): 5 for a five, 10 for a ten or a king,
+        0 for any other card."""
+        return POINT_RANKS.get(self.rank, 0) if self.rank is not None else 0
 
     def __str__(self) -> str:
         if self.joker is not None:
@@ -144,6 +146,32 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+POINT_RANKS: dict[Rank, int] = {Rank.FIVE: 5, Rank.TEN: 10, Rank.KING: 10}
+"""The ranks whose cards score, and what each card of them is worth: no other card scores."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointCards:
+    """The cards of one scoring rank in a game's decks: what each is worth and how many there
+    are (every suit's, once a deck)."""
+
+    rank: Rank
+    worth: int
+    copies: int
+
+
+def point_cards(decks: int = 2) -> tuple[PointCards, ...]:
+    """The scoring cards of ``decks`` decks, rank by rank, lowest first.
+
+    >>> [(str(cards.rank), cards.worth, cards.copies) for cards in point_cards(2)]
+    [('5', 5, 8), ('T', 10, 8), ('K', 10, 8)]
+    >>> sum(cards.worth * cards.copies for cards in point_cards(3)) == 3 * POINTS_PER_DECK
+    True
+    """
+    copies = len(Suit) * check_decks(decks)
+    return tuple(PointCards(rank, worth, copies) for rank, worth in sorted(POINT_RANKS.items()))
 
 
 BIG_JOKER = Card(joker=Joker.BIG)

@@ -18,6 +18,7 @@ the friends who played a called card); `settle` scores it and the winning side c
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -34,7 +35,7 @@ from scoring.settle import (
     settle,
 )
 from scoring.table import Bid, Table, Teams, check_bid
-from scoring.words import Gettext, Ngettext, english, gettext_noop, ngettext
+from scoring.words import Gettext, Ngettext, Sentence, english, gettext_noop, ngettext
 
 
 class GameError(ScoringError):
@@ -211,6 +212,84 @@ class PlayedHand:
         return tuple(seat for seat in self.declarers if seat != self.result.declarer)
 
 
+class StartReason(enum.Enum):
+    """Why the next hand starts where it does."""
+
+    BID = "bid"
+    """Hand 1 with nobody chosen to start it: whoever wins the bid starts it."""
+    CHOSEN = "chosen"
+    """Hand 1, started by the player chosen when the game began."""
+    HELD = "held"
+    """The declarers held: the next player of their side after the starter."""
+    TAKE_OVER = "take-over"
+    """The opponents won, and their fixed team takes over: its first player after the
+    starter."""
+    TOOK_THE_DEAL = "took-the-deal"
+    """The opponents won in find-a-friend: the first of them after the starter."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Who starts a game's next hand, at what level, and why (see :attr:`Game.next_hand`)."""
+
+    table: Table
+    state: GameState
+    why: StartReason
+
+    @property
+    def sentence(self) -> Sentence:
+        """Who starts the next hand and why, as a player reads it."""
+        state, table, why = self.state, self.table, self.why
+        if why is StartReason.BID:
+            return Sentence(gettext_noop("Hand 1: whoever wins the bid starts it."))
+        assert state.next_declarer is not None and state.level is not None
+        values: dict[str, object] = {
+            "player": table.players[state.next_declarer],
+            "number": state.number,
+            "level": state.level.spoken,
+        }
+        if why is StartReason.CHOSEN:
+            # Translators: {level} is the level the hand is played at, such as "2" or "10".
+            return Sentence(gettext_noop("{player} starts hand 1 at level {level}."), **values)
+        # Who take over: the starter's fixed team (under a bid, those who may start).
+        team = {"team": table.names(table.team(state.next_declarer))}
+        if len(state.next_declarers) > 1:
+            # Under a bid: the declaring team, one of whom starts by turn.
+            values["players"] = table.names(state.next_declarers, either=True)
+            if why is StartReason.HELD:
+                said = gettext_noop(
+                    # Translators: {players} is a choice of players, such as "Jun or Hao";
+                    # {player} the one of them whose turn it is.
+                    "{players} may start hand {number} at level {level} ({player} by turn): "
+                    "the declarers held."
+                )
+            else:
+                said = gettext_noop(
+                    # Translators: {players} is a choice of players, such as "Jun or Hao";
+                    # {player} the one of them whose turn it is; {team} lists the same players,
+                    # such as "Jun and Hao".
+                    "{players} may start hand {number} at level {level} ({player} by turn): "
+                    "{team} take over."
+                )
+                values |= team
+        elif why is StartReason.HELD:
+            said = gettext_noop(
+                "{player} starts hand {number} at level {level}: the declarers held."
+            )
+        elif why is StartReason.TAKE_OVER:
+            said = gettext_noop(
+                # Translators: {team} lists the players of the team taking over, such as "Jun
+                # and Hao".
+                "{player} starts hand {number} at level {level}: {team} take over."
+            )
+            values |= team
+        else:
+            said = gettext_noop(
+                "{player} starts hand {number} at level {level}: the opponents took the deal."
+            )
+        return Sentence(said, **values)
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """A game's setup and its hands so far, each settled in turn."""
@@ -226,10 +305,56 @@ class Game:
     def state(self) -> GameState:
         return self.hands[-1].after if self.hands else start(self.setup)
 
+    @property
+    def next_hand(self) -> NextHand | None:
+        """Who starts the next hand, at what level, and why; None once the game is over.
+
+        >>> from scoring.rules import Format, get_rules
+        >>> from scoring.settle import LastTrick
+        >>> setup = GameSetup(get_rules("standard"), Table(("Mei", "Jun", "Lin", "Hao")))
+        >>> replay(setup, []).next_hand.sentence
+        'Hand 1: whoever wins the bid starts it.'
+        >>> taken = HandResult(0, 120, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))
+        >>> replay(setup, [taken]).next_hand.sentence
+        'Jun or Hao may start hand 2 at level 2 (Jun by turn): Jun and Hao take over.'
+        """
+        state = self.state
+        if state.game_over:
+            return None
+        if not self.hands:
+            why = StartReason.BID if state.next_declarer is None else StartReason.CHOSEN
+        elif self.hands[-1].winner is Side.DECLARERS:
+            why = StartReason.HELD
+        elif self.table.fixed_teams:
+            why = StartReason.TAKE_OVER
+        else:
+            why = StartReason.TOOK_THE_DEAL
+        return NextHand(self.table, state, why)
+
     def play(self, result: HandResult) -> Game:
         """The game with ``result`` as its next hand; GameError names the hand if it can't be."""
         hand = _numbered(self.setup, self.state, result, len(self.hands) + 1)
         return Game(self.setup, (*self.hands, hand))
+
+    def then(self, results: Iterable[HandResult]) -> Game:
+        """The game with ``results`` as its next hands, settled in turn as :func:`replay` settles
+        them: its own hands are not played again. GameError names the first that can't be.
+
+        >>> from scoring.rules import Format, Side, get_rules
+        >>> from scoring.settle import LastTrick
+        >>> from scoring.table import Table
+        >>> setup = GameSetup(get_rules("standard"), Table(("Mei", "Jun", "Lin", "Hao")))
+        >>> held = HandResult(0, 45, 0, LastTrick(Side.DECLARERS, Format.SINGLE, 1))
+        >>> replay(setup, [held]).then([held]) == replay(setup, [held, held])
+        True
+        """
+        # One list, not `play` hand by hand: copying the hands at each one is quadratic.
+        hands = list(self.hands)
+        state = self.state
+        for number, result in enumerate(results, start=state.number):
+            hands.append(_numbered(self.setup, state, result, number))
+            state = hands[-1].after
+        return Game(self.setup, tuple(hands))
 
 
 def start(setup: GameSetup) -> GameState:
@@ -244,13 +369,7 @@ def start(setup: GameSetup) -> GameState:
 
 def replay(setup: GameSetup, results: Iterable[HandResult]) -> Game:
     """Fold a game's hands in order."""
-    # One list, not Game.play hand by hand: copying the hands at each one is quadratic.
-    hands: list[PlayedHand] = []
-    state = start(setup)
-    for number, result in enumerate(results, start=1):
-        hands.append(_numbered(setup, state, result, number))
-        state = hands[-1].after
-    return Game(setup, tuple(hands))
+    return Game(setup).then(results)
 
 
 def resume(

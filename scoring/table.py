@@ -117,6 +117,36 @@ class TrumpRule:
             return None
         return self.suits[(number - 1) % len(self.suits)]
 
+    def bid_and_trump(
+        self, number: int, bid: Bid | None = None, trump: Suit | None = None, *, named: bool = True
+    ) -> tuple[Bid | None, Suit | None]:
+        """Hand ``number``'s bid and trump from what its table said. Under a fixed rule nobody
+        bids and the hand has the rule's trump. Where trump is bid, the hand has the trump the
+        table named (``named``); named none, only a bid of jokers tells it (no trump), and
+        after any other bid it cannot be told (TableError); without a bid, the hand had the
+        weakest bid that allows its trump (:func:`weakest_bid`).
+
+        >>> BY_BID.bid_and_trump(1, None, Suit.HEARTS)
+        (<Bid.ONE: 'one'>, <Suit.HEARTS: 'H'>)
+        >>> BY_BID.bid_and_trump(1, Bid.BIG_JOKERS, named=False)
+        (<Bid.BIG_JOKERS: 'big-jokers'>, None)
+        >>> TrumpRule(suits=(Suit.SPADES, Suit.HEARTS)).bid_and_trump(2)
+        (None, <Suit.HEARTS: 'H'>)
+        >>> BY_BID.bid_and_trump(1, Bid.PAIR, named=False)
+        Traceback (most recent call last):
+        ...
+        scoring.table.TableError: the trump is not named, and only a bid of jokers says it: none
+        """
+        if not self.bids:
+            return None, self.fixed(number)
+        if not named:
+            if bid is None or trumps_allowed(bid) != (None,):
+                raise TableError(
+                    "the trump is not named, and only a bid of jokers says it: none", field="trump"
+                )
+            trump = None
+        return bid or weakest_bid(trump), trump
+
     def to_json(self) -> str | list[str]:
         if self.no_trump:
             return "no-trump"

@@ -42,6 +42,7 @@ from companion.exchange.fields import (
 )
 from companion.models import Hand, HandChange
 from scoring import (
+    Bid,
     Card,
     CardError,
     Format,
@@ -55,6 +56,7 @@ from scoring import (
     Teams,
     TrumpRule,
     rules_from_json,
+    trumps_allowed,
 )
 from scoring import points as card_points
 from scoring.cards import check_copies
@@ -63,8 +65,6 @@ from scoring.game import Game as ScoredGame
 from scoring.game import replay
 
 HAND_FIELDS = tuple(name for name in Hand.SNAPSHOT_FIELDS if name != "number")
-JOKER_BIDS = (Hand.Bid.SMALL_JOKERS, Hand.Bid.BIG_JOKERS)
-SUIT_BIDS = (Hand.Bid.ONE, Hand.Bid.PAIR)
 # The choices the models and `scoring` offer (blank: where the game fixes the trump, nobody bids).
 BIDS = ("", *Hand.Bid.values)
 SIDES = tuple(side.value for side in Side)
@@ -458,11 +458,23 @@ class GameEntry(Part):
                     )
 
 
+def contradicts(bid: object, trump: object) -> bool:
+    """Whether a hand's bid and its trump (any suit, or blank for none) contradict each other
+    as `scoring.trumps_allowed` says: jokers with a suit, level cards without one. What is no
+    bid contradicts nothing: the file's check names it."""
+    try:
+        allowed = trumps_allowed(Bid(bid))
+    except ValueError:
+        return False
+    if trump:
+        return all(suit is None for suit in allowed)
+    return None not in allowed
+
+
 def as_migrated(snapshot: dict) -> dict:
     """A snapshot as migration 0005 left its hand: a bid the trump contradicts reads "none"
     (the history kept what was entered)."""
-    bid, trump = snapshot.get("bid"), snapshot.get("trump")
-    if (bid in JOKER_BIDS and trump) or (bid in SUIT_BIDS and not trump):
+    if contradicts(snapshot.get("bid"), snapshot.get("trump")):
         return {**snapshot, "bid": Hand.Bid.NONE.value}
     return snapshot
 

@@ -169,7 +169,7 @@ def import_group(
 def known_accounts(user) -> models.QuerySet:
     """The accounts an import may link to: the importer's own, and those of the people in the
     importer's groups. A file cannot credit a hand to a stranger."""
-    shared = Q(tractor_groups__in=Group.objects.filter(members=user))
+    shared = Q(tractor_groups__in=Group.objects.for_member(user))
     return get_user_model().objects.filter(Q(pk=user.pk) | shared).distinct()
 
 

@@ -20,7 +20,7 @@ from pydantic import (
 
 from companion.exchange.errors import ExchangeError, message, problem, show
 from companion.exchange.fields import JSON, Level, OptionalUsername, Part, PlayerName, Rules
-from companion.exchange.games import JOKER_BIDS, SUIT_BIDS
+from companion.exchange.games import contradicts
 from companion.exchange.schema import FORMAT
 from companion.exchange.version2 import SECOND_VERSION, SecondHead
 from companion.exchange.version2 import game_today as version2_game_today
@@ -82,7 +82,7 @@ class OldHand(Part):
         level cards without one) becomes "nobody bid", since the trump is what it was played
         with."""
         hand = {**dict(self), "declarer": names[self.declarer], "friends": []}
-        if (self.bid in JOKER_BIDS and self.trump) or (self.bid in SUIT_BIDS and not self.trump):
+        if contradicts(self.bid, self.trump):
             hand["bid"] = Hand.Bid.NONE.value
         return hand
 

@@ -10,7 +10,7 @@ from companion.display import rules_title
 from companion.models import Group
 from scoring import PRESETS, Format, Rank, Rules, Side
 
-LEVEL_CHOICES = [(rank.symbol, "10" if rank is Rank.TEN else rank.symbol) for rank in Rank]
+LEVEL_CHOICES = [(rank.symbol, rank.spoken) for rank in Rank]
 # A preset by its title in the reader's language, chosen when the form is shown.
 RULES_CHOICES = [(name, lazy(rules_title, str)(name)) for name in PRESETS]
 SIDE_CHOICES = [(Side.DECLARERS.value, _("Declarers")), (Side.OPPONENTS.value, _("Opponents"))]

@@ -6,28 +6,45 @@ from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from companion.display import CARD_GRID
 from companion.forms.choices import NO_TRUMP, TRUMP_OR_NONE_CHOICES
 from companion.forms.layout import Field, Helper
 from companion.forms.results import WHOLE_NUMBER, HandResultForm, number_input
-from companion.models import Hand
+from companion.models import Game, Hand
+from companion.scoreboard import hand_sides
 from scoring import (
     Bid,
     Card,
     CardError,
     HandResult,
     PlayedHand,
+    Rank,
+    Rules,
     Side,
     Suit,
+    TableError,
     TakenBack,
     parse_cards,
 )
 from scoring import points as card_points
-from scoring.cards import check_copies
+from scoring.cards import check_copies, point_cards
 from scoring.game import Game as ScoredGame
-from scoring.table import trumps_allowed, weakest_bid
+from scoring.table import trumps_allowed
 
 # The friends field's answer when the called card never turned up (or the declarer played it).
 NOBODY = "nobody"
+# Most calls are a clean sweep or beside a line where the result changes: five buttons and
+# the toggle for the rest fit one row of a 360 px phone.
+QUICK_TOTALS_SHOWN = 5
+# The words of each scoring rank's counter and of its two buttons (`scoring` says which ranks
+# score, what each card is worth and how many the decks hold).
+POINT_CARD_WORDS = {
+    Rank.FIVE: ("fives", _("Fives"), _("One five fewer"), _("One more five")),
+    Rank.TEN: ("tens", _("Tens"), _("One ten fewer"), _("One more ten")),
+    Rank.KING: ("kings", _("Kings"), _("One king fewer"), _("One more king")),
+}
+# The kitty's card grid is the dispute's, with each card's points for the running total.
+KITTY_GRID = [{**card, "points": Card.parse(card["code"]).points} for card in CARD_GRID]
 
 
 def trump_answer(value: str) -> Suit | None:
@@ -40,9 +57,10 @@ class HandForm(HandResultForm):
     The game's table shapes it: the declarer is one of those who may start the hand; a
     find-a-friend hand asks who played the called cards; a fixed trump asks no bid and no
     trump; the kitty and the points are bounded by the decks, the cards taken back by a hand.
-    The trump is what the table tapped (or a bid of jokers says: no trump); without a bid the
-    hand had the weakest bid its trump allows (`scoring.weakest_bid`); the kitty's cards give its
-    points, and without either the kitty counts 0 unless the opponents took the last trick.
+    The bid and trump are as `scoring` works them out from what the table tapped
+    (`TrumpRule.bid_and_trump`: a bid of jokers says no trump; without a bid, the weakest its
+    trump allows); the kitty's cards give its points, and without either the kitty counts 0
+    unless the opponents took the last trick.
     """
 
     declarer = forms.TypedChoiceField(label=_("Declarer"), coerce=int, widget=forms.RadioSelect)
@@ -172,16 +190,14 @@ class HandForm(HandResultForm):
             return data
         if not self._kitty_points(data):
             return data
-        if self.table.trumps.bids:
-            trump, bid = data["trump"], data["bid"]
-            if trump == "":
-                if bid is None or trumps_allowed(bid) != (None,):
-                    self.add_error("trump", _("Tap the trump suit, or No trump."))
-                    return data
-                trump = None  # a bid of jokers: no trump
-            bid = bid or weakest_bid(trump)
-        else:
-            trump, bid = self.table.trumps.fixed(self.number), None
+        said = data.get("trump")
+        try:
+            bid, trump = self.table.trumps.bid_and_trump(
+                self.number, data.get("bid"), said or None, named=said != ""
+            )
+        except TableError:
+            self.add_error("trump", _("Tap the trump suit, or No trump."))
+            return data
         data["trump"], data["bid"] = trump, bid
         data["game"] = self.settled(
             data,
@@ -242,9 +258,51 @@ class HandForm(HandResultForm):
         """The hand as `scoring` settles it, once the form is valid."""
         return self.cleaned_data["game"].hands[-1] if self.is_valid() else None
 
+    def page(self) -> dict:
+        """What the hand's page shows around the fields: the game before the hand and its
+        table, the fixed trump, the sides as the hand settles, the quick totals and the card
+        counter of the stepper, the kitty's card grid, the trumps each bid allows, and the
+        field that takes the focus."""
+        table = self.table
+        totals = quick_totals(self.before.setup.rules, table.decks, table.deck_points)
+        return {
+            "before": self.before,
+            "table": table,
+            "trump": None if table.trumps.bids else table.trumps.fixed(self.number),
+            "sides": hand_sides(table, self.played) if self.played else None,
+            "kitty_grid": KITTY_GRID,
+            "quick_totals": totals[:QUICK_TOTALS_SHOWN],
+            "more_totals": totals[QUICK_TOTALS_SHOWN:],
+            "point_cards": counted_cards(table.decks),
+            "bid_trumps": bid_trumps() if table.trumps.bids else {},
+            "first_error": self.first_error(),
+        }
+
+    def first_error(self) -> str | None:
+        """The first field at fault (its name), which takes the focus so that a failed save
+        opens with it in view; the field template ties each error to its field for screen
+        readers. A hand refused as a whole (someone else saved first) says so first: the box
+        above the form takes it."""
+        if self.non_field_errors():
+            return None
+        wrong = [name for name in self.fields if name in self.errors]
+        if wrong:
+            self.fields[wrong[0]].widget.attrs["autofocus"] = True
+        return wrong[0] if wrong else None
+
     def hand_fields(self) -> dict:
         played = self.cleaned_data["game"].hands[-1]
         return Hand.fields_of(played.result, self.cleaned_data["kitty_cards"])
+
+    @classmethod
+    def for_hand(
+        cls, game: Game, hands: list[Hand], number: int, data=None, *, editing: bool
+    ) -> HandForm:
+        """The form of hand ``number`` of ``game``, whose ``hands`` are given: the next hand, or
+        (``editing``) a correction filled in with the hand as saved. The game before the hand
+        is replayed here, once for the page, its preview and its save."""
+        initial = cls.initial_from(hands[number - 1]) if editing else None
+        return cls(data, initial=initial, game=game.scored(hands[: number - 1]), number=number)
 
     @classmethod
     def initial_from(cls, hand: Hand) -> dict:
@@ -257,3 +315,40 @@ class HandForm(HandResultForm):
         if fields["kitty_cards"]:
             del fields["kitty_points"]
         return fields
+
+
+def quick_totals(rules: Rules, decks: int, top: int) -> list[int]:
+    """0 and both sides of each line where a hand's result changes (as `scoring` draws them
+    for the decks) up to the decks' ``top`` points; the line at 5 gives 0 alone, the other
+    side being a step of the stepper away."""
+    sides = {0}
+    for line in rules.for_decks(decks).lines(top):
+        sides.update((line - 5, line) if line > 5 else ())
+    return sorted(sides)
+
+
+def counted_cards(decks: int) -> list[dict]:
+    """The card counter's rows: each scoring rank with its words, what a card of it is worth
+    and how many the decks hold, as `scoring` says."""
+    rows = []
+    for cards in point_cards(decks):
+        kind, label, fewer, more = POINT_CARD_WORDS[cards.rank]
+        rows.append(
+            {
+                "kind": kind,
+                "label": label,
+                "fewer": fewer,
+                "more": more,
+                "worth": cards.worth,
+                "most": cards.copies,
+            }
+        )
+    return rows
+
+
+def bid_trumps() -> dict[str, str]:
+    """For the page's script: the trumps each bid allows, as `scoring` says."""
+    return {
+        bid.value: " ".join(trump.value if trump else NO_TRUMP for trump in trumps_allowed(bid))
+        for bid in Bid
+    }

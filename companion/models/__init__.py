@@ -18,6 +18,7 @@ from companion.models.evenings import (
 from companion.models.games import (
     CONFIRMERS,
     FLAG_NOTE_LENGTH,
+    SEATED,
     ConfirmationRefused,
     Dispute,
     Game,
@@ -55,6 +56,7 @@ from companion.models.ladder import (
 __all__ = [
     "CONFIRMERS",
     "FLAG_NOTE_LENGTH",
+    "SEATED",
     "AccountLanguage",
     "ConfirmationRefused",
     "Dispute",

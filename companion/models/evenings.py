@@ -6,6 +6,7 @@ standings are `scoring.evenings`'."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models, transaction
@@ -31,6 +32,15 @@ MIN_ROUND_MINUTES, MAX_ROUND_MINUTES = 10, 240
 
 def new_seed() -> int:
     return secrets.randbelow(2**31)
+
+
+class EveningQuerySet(models.QuerySet):
+    def for_member(self, user) -> EveningQuerySet:
+        """The evenings of the groups ``user`` is a member of, each with its group; none for an
+        anonymous visitor."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(group__members=user).select_related("group")
 
 
 class Evening(models.Model):
@@ -76,6 +86,8 @@ class Evening(models.Model):
     # Raised by every change to the evening itself (a seating, a swap, a round, who is present):
     # the room screen's poll reads it with the group's version, which its games raise.
     version = models.PositiveIntegerField(default=0)
+
+    objects = EveningQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created"]
@@ -180,9 +192,6 @@ class Evening(models.Model):
         here = self.presences.filter(present=True).select_related("player")
         return [presence.player for presence in here.order_by("player__name", "player_id")]
 
-    def rounds_in_order(self) -> list[Round]:
-        return list(self.rounds.order_by("number"))
-
     def current_round(self) -> Round | None:
         return self.rounds.order_by("-number").first()
 
@@ -256,6 +265,7 @@ class Evening(models.Model):
         """End the round being played (its games still going are ended by the evening) and
         propose the next one."""
         with transaction.atomic():
+            self._lock()
             current = self.current_round()
             if current is not None and current.running:
                 current.end()
@@ -264,6 +274,7 @@ class Evening(models.Model):
     def end(self) -> None:
         """End the evening: the round being played ends, a proposed one is dropped."""
         with transaction.atomic():
+            self._lock()
             current = self.current_round()
             if current is not None and current.running:
                 current.end()
@@ -277,7 +288,7 @@ class Evening(models.Model):
         """A player joins or leaves: the proposed round, if any, is seated again. TooMany if
         the evening already seats as many as it can."""
         with transaction.atomic():
-            Evening.objects.select_for_update().filter(pk=self.pk).first()
+            self._lock()
             here = self.presences.filter(present=True).exclude(player=player).count()
             if present and here >= MAX_EVENING_PLAYERS:
                 raise TooMany(self)
@@ -285,19 +296,28 @@ class Evening(models.Model):
                 evening=self, player=player, defaults={"present": present}
             )
             current = self.current_round()
-            if current is None or current.started is None:
-                self.propose()
+            if current is not None and current.running:
+                self._changed()  # they play, or stop playing, from the next round
             else:
-                self._changed()
+                self.propose()
 
     def _locked_proposal(self) -> Round:
         """The proposed round, the evening's row held while it changes; NotProposed if the
         round is already under way or the evening is over."""
-        Evening.objects.select_for_update().filter(pk=self.pk).first()
+        self._lock()
         current = self.current_round()
-        if self.over or current is None or current.started is not None:
+        if current is None or current.started is not None:
             raise NotProposed(self)
         return current
+
+    def _lock(self) -> None:
+        """Hold the evening's row for the change under way (two members tapping at once change
+        it one after the other); EveningOver once it has ended."""
+        self.ended = (
+            Evening.objects.select_for_update().values_list("ended", flat=True).get(pk=self.pk)
+        )
+        if self.over:
+            raise EveningOver(self)
 
     def _changed(self) -> None:
         Evening.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
@@ -309,6 +329,14 @@ class TooMany(Exception):
 
     def __init__(self, evening: Evening) -> None:
         super().__init__(f"evening {evening.pk} seats {MAX_EVENING_PLAYERS} players at most")
+        self.evening = evening
+
+
+class EveningOver(Exception):
+    """A change to an evening that has ended."""
+
+    def __init__(self, evening: Evening) -> None:
+        super().__init__(f"evening {evening.pk} is over")
         self.evening = evening
 
 
@@ -378,12 +406,18 @@ class Round(models.Model):
     def seated_ids(self) -> list[int]:
         return [pk for table in self.tables for pk in table]
 
-    def time_up(self, now=None) -> bool:
-        """Whether the round has run the evening's minutes."""
+    @property
+    def ends_at(self) -> datetime | None:
+        """When the round has run the evening's minutes (None without a time limit)."""
         minutes = self.evening.minutes_per_round
         if not minutes or self.started is None:
-            return False
-        return ((now or timezone.now()) - self.started).total_seconds() >= minutes * 60
+            return None
+        return self.started + timedelta(minutes=minutes)
+
+    def time_up(self, now: datetime | None = None) -> bool:
+        """Whether the round being played has run the evening's minutes."""
+        ends = self.ends_at
+        return self.running and ends is not None and (now or timezone.now()) >= ends
 
     def end(self) -> None:
         """End the round: every game of it still going is ended by the evening (it counts for

@@ -29,6 +29,22 @@ def trumps_by_bid() -> str:
     return BY_BID.to_json()
 
 
+class GameQuerySet(models.QuerySet):
+    def for_member(self, user) -> GameQuerySet:
+        """The games of the groups ``user`` is a member of, each with its group (every page of
+        a game names it) and its club night's table if any; none for an anonymous visitor."""
+        if not user.is_authenticated:
+            return self.none()
+        # A game of a club night comes with its table, which says whether the evening ended it.
+        return self.filter(group__members=user).select_related(
+            "group", "evening_table__round__evening"
+        )
+
+    def with_seats(self) -> GameQuerySet:
+        """Each game with its seats and their players, in one more query."""
+        return self.prefetch_related(SEATED)
+
+
 class Game(models.Model):
     """One game at the table: its seats in play order, the exact rules and table it is played
     under, its hands.
@@ -58,6 +74,8 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created"]
@@ -197,11 +215,21 @@ class Game(models.Model):
                 return hands
             self.version = version
 
-    def record_hand(self, fields: dict, *, version: int, request_key: str, by) -> Hand:
+    def record_hand(
+        self,
+        fields: dict,
+        *,
+        version: int,
+        request_key: str,
+        by,
+        played: ScoredGame | None = None,
+    ) -> Hand:
         """Add the next hand. A retried request (same ``request_key``) returns the hand it
         already saved, or raises SavedDifferently if that hand differs from this one; a save
         made against an older ``version`` raises StaleGame, one for a game its evening ended
-        GameEnded."""
+        GameEnded. ``played`` is the game with this hand as its last, as the caller replayed it
+        from the hands of ``version`` (the hand form's): it is neither replayed again nor read,
+        else it is replayed here."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             if request_key:
@@ -220,7 +248,8 @@ class Game(models.Model):
                 **fields,
                 **Hand.entered(game.group, by),
             )
-            played = game.scored([*hands, hand])
+            if played is None:
+                played = game.scored([*hands, hand])
             hand.save()
             # Precedents saved while this hand was being played now belong to it.
             game.disputes.filter(hand=None, hand_number=hand.number).update(hand=hand)
@@ -230,8 +259,12 @@ class Game(models.Model):
         self.version = game.version
         return hand
 
-    def edit_hand(self, number: int, fields: dict, *, version: int, by) -> Hand:
-        """Change a past hand; every later hand is settled again from it."""
+    def edit_hand(
+        self, number: int, fields: dict, *, version: int, by, played: ScoredGame | None = None
+    ) -> Hand:
+        """Change a past hand; every later hand is settled again from it. ``played`` is the
+        game after the change, as the caller replayed it from the hands of ``version``; without
+        it, the game is replayed here."""
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             game._check_version(version)
@@ -244,7 +277,8 @@ class Game(models.Model):
                 # New contents wait for a confirmation of their own; a correction settles a flag.
                 for name, value in Hand.entered(game.group, by).items():
                     setattr(hand, name, value)
-            played = game.scored(hands)
+            if played is None:
+                played = game.scored(hands)
             evenings.refuse_win(game, played)
             hand.save()
             game._changed(
@@ -438,6 +472,10 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in seat {self.position + 1}"
+
+
+# A game's seats with their players in one query: every page of a game names them.
+SEATED = models.Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 
 class StaleGame(Exception):
@@ -790,21 +828,8 @@ class Dispute(models.Model):
         return len(self.request["plays"]) >= len(self.game.seated)
 
 
-HAND_RESULT_FIELDS = (
-    "game_id",
-    "number",
-    "declarer",
-    "friends",
-    "bid",
-    "trump",
-    "opponent_points",
-    "kitty_points",
-    "last_trick_winner",
-    "last_trick_format",
-    "last_trick_cards",
-    "declarer_cards_taken_back",
-    "opponent_cards_taken_back",
-)
+# What the ladder reads of a hand: what the table entered, and its game.
+HAND_RESULT_FIELDS = ("game_id", *Hand.SNAPSHOT_FIELDS)
 
 
 # The ladder's models read games, and every change to a game moves them.

@@ -25,6 +25,15 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+class GroupQuerySet(models.QuerySet):
+    def for_member(self, user) -> GroupQuerySet:
+        """The groups ``user`` is a member of; none for an anonymous visitor. A non-member
+        learns nothing of the others, not even that they exist."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(members=user)
+
+
 class Group(models.Model):
     """A group that plays together ("Thursday Tractor"); its members record and edit."""
 
@@ -46,6 +55,8 @@ class Group(models.Model):
     # ratings shown are those of before while they differ.
     ratings_asked = models.PositiveIntegerField(default=0)
     ratings_done = models.PositiveIntegerField(default=0)
+
+    objects = GroupQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -107,6 +118,9 @@ class Group(models.Model):
             create_defaults={"role": Membership.Role.ADMIN, "joined": joined or timezone.now()},
         )
 
+    def has_member(self, user) -> bool:
+        return self.membership_set.filter(user=user).exists()
+
     def is_admin(self, user) -> bool:
         return self.membership_set.filter(user=user, role=Membership.Role.ADMIN).exists()
 
@@ -116,6 +130,17 @@ class Group(models.Model):
             .order_by("joined", "pk")
             .values_list("user_id", flat=True)
         )
+
+    def admin_names(self) -> list[str]:
+        """The admins as the table knows them (:meth:`names_at_the_table`), the earliest
+        joined first: whom a member asks for what only admins may do."""
+        admins = self.admin_ids()
+        names = self.names_at_the_table(admins)
+        return [names[pk] for pk in admins]
+
+    def memberships(self) -> list[Membership]:
+        """Its members' memberships with their accounts, the earliest joined first."""
+        return list(self.membership_set.select_related("user").order_by("joined", "pk"))
 
     def names_at_the_table(self, user_ids: Iterable[int | None]) -> dict[int, str]:
         """Accounts as the group knows them: their player's name on its roster, else their

@@ -81,7 +81,8 @@ class GameSummary(models.Model):
 
         Every change to a group's games ends here: a game started or deleted, a hand recorded,
         edited, deleted, confirmed or flagged. ``scored`` are the games as `scoring` replayed
-        them, where the caller has them; otherwise their hands are read in one query. Whatever
+        them, where the caller has them (a game waiting for a confirmation counts up to that
+        hand: the replay's prefix); otherwise their hands are read in one query. Whatever
         writes games in bulk (an import, the demo history) passes ``ladder=False`` and
         counts the ladder once at the end (:func:`count_ladder`). Returns the records.
         """
@@ -93,12 +94,16 @@ class GameSummary(models.Model):
         cls, games: list[Game], scored: list[ScoredGame] | None, *, ladder: bool
     ) -> list[GameRecord]:
         old = cls.records_of([game.pk for game in games]) if ladder else {}
-        if scored is None or any(game.group.hands_need_confirmation for game in games):
+        if scored is None:
             records = cls.records(games)
         else:
+            waiting = _first_waiting(games)
             records = [
                 GameRecord.of(
-                    game.pk, played, [seat.player_id for seat in game.seated], game.created
+                    game.pk,
+                    _counted(played, waiting.get(game.pk)),
+                    [seat.player_id for seat in game.seated],
+                    game.created,
                 )
                 for game, played in zip(games, scored, strict=True)
             ]
@@ -227,6 +232,23 @@ class GameSummary(models.Model):
             return []
         last_year, first_year = timezone.localtime(latest).year, timezone.localtime(first).year
         return list(range(last_year, first_year - 1, -1))
+
+
+def _first_waiting(games: list[Game]) -> dict[int, int]:
+    """The number of each game's first hand still waiting for its confirmation, where its group
+    asks for them: one query, none when no group does."""
+    asking = [game.pk for game in games if game.group.hands_need_confirmation]
+    if not asking:
+        return {}
+    waiting = Hand.objects.filter(game__in=asking, needs_confirmation=True, confirmed_at=None)
+    firsts = waiting.order_by().values("game_id").annotate(first=models.Min("number"))
+    return {row["game_id"]: row["first"] for row in firsts}
+
+
+def _counted(played: ScoredGame, waiting: int | None) -> ScoredGame:
+    """The game as the history counts it: up to hand ``waiting``, the first still waiting for
+    its confirmation, if any (see :meth:`GameSummary.records`)."""
+    return played if waiting is None else ScoredGame(played.setup, played.hands[: waiting - 1])
 
 
 def _stored_records(

@@ -6,12 +6,11 @@ from django import template
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from companion.display import card_label, either, joined, level, names, rules_title, suit_symbol
+from companion.display import card_label, joined, level, names, rules_title, suit_symbol
 from companion.forms.choices import FORMAT_CHOICES, SIDE_CHOICES
 from companion.models import Hand
 from scoring.cards import Card
 from scoring.game import Game
-from scoring.rules import Side
 from scoring.settle import Settlement, explain
 from scoring.table import Teams
 
@@ -31,45 +30,8 @@ def explained(settlement: Settlement) -> str:
 @register.filter
 def next_hand(game: Game) -> str:
     """Who starts the game's next hand, at what level, and why; "" once the game is over."""
-    state, table = game.state, game.table
-    if state.game_over:
-        return ""
-    values = {"number": state.number}
-    if state.next_declarer is not None:
-        values |= {"player": table.players[state.next_declarer], "level": level(state.level)}
-    if not game.hands:
-        if state.next_declarer is None:
-            return gettext("Hand 1: whoever wins the bid starts it.")
-        return gettext("%(player)s starts hand 1 at level %(level)s.") % values
-    held = game.hands[-1].winner is Side.DECLARERS
-    if len(state.next_declarers) > 1:
-        # Under a bid: the declaring team, one of whom starts by turn.
-        values["players"] = either([table.players[seat] for seat in state.next_declarers])
-        values["team"] = joined([table.players[seat] for seat in state.next_declarers])
-        if held:
-            sentence = gettext(
-                "%(players)s may start hand %(number)d at level %(level)s "
-                "(%(player)s by turn): the declarers held."
-            )
-        else:
-            sentence = gettext(
-                "%(players)s may start hand %(number)d at level %(level)s "
-                "(%(player)s by turn): %(team)s take over."
-            )
-    elif held:
-        sentence = gettext(
-            "%(player)s starts hand %(number)d at level %(level)s: the declarers held."
-        )
-    elif table.fixed_teams:
-        values["team"] = joined([table.players[seat] for seat in table.team(state.next_declarer)])
-        sentence = gettext(
-            "%(player)s starts hand %(number)d at level %(level)s: %(team)s take over."
-        )
-    else:
-        sentence = gettext(
-            "%(player)s starts hand %(number)d at level %(level)s: the opponents took the deal."
-        )
-    return sentence % values
+    coming = game.next_hand
+    return coming.sentence.in_words(gettext, ngettext) if coming is not None else ""
 
 
 HAND_FIELD_LABELS = {

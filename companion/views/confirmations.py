@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from companion.display import either
 from companion.forms.confirmations import ConfirmationsForm, FlagForm
 from companion.models import ConfirmationRefused, Game, Group, Hand, HandChangedSince, Refusal
-from companion.views.games import _version, member_game, scoreboard
+from companion.views.games import _version, scoreboard
 
 
 @login_required
@@ -24,7 +24,9 @@ def hand_confirmation(request: HttpRequest, group_id: int, pk: int, number: int)
     """Confirm hand ``number`` (``action=confirm``, with the game ``version`` the page showed),
     flag it (``action=flag``, with an optional ``note``) or take its flag back
     (``action=unflag``). htmx gets the scoreboard again; a plain form goes back to the hand."""
-    game = member_game(request, group_id, pk)
+    game = get_object_or_404(
+        Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+    )
     action = request.POST.get("action")
     try:
         if action == "confirm":

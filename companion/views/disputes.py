@@ -5,13 +5,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from companion.display import CARD_GRID
 from companion.forms.disputes import GAME_RULES, NO_TRUMP, DisputeForm
 from companion.models import Dispute, Game
-from companion.views.games import member_game
 from companion.views.methods import page_and_form
 from scoring import PRESETS
 from scoring.game import Game as ScoredGame
@@ -38,7 +37,9 @@ def dispute(request: HttpRequest) -> HttpResponse:
 def game_dispute(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """A game's dispute: its seats, decks and rules, prefilled for the hand it is about, and
     saved to that hand as a precedent."""
-    game = member_game(request, group_id, pk)
+    game = get_object_or_404(
+        Game.objects.for_member(request.user).with_seats(), pk=pk, group_id=group_id
+    )
     if request.method == "POST" and request.POST.get("action") == READ:
         # Reading typed cards, as often as a player types, needs the table's seats, not the
         # game's hands.

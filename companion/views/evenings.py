@@ -12,9 +12,8 @@ from django.utils.translation import gettext as _
 from companion import room
 from companion.display import joined
 from companion.forms.evenings import EveningForm, PresenceForm, SwapForm
-from companion.models import Evening, NotProposed
-from companion.models.evenings import TooMany, ratings_of
-from companion.views.groups import member_group
+from companion.models import Evening, Group, NotProposed
+from companion.models.evenings import EveningOver, TooMany, ratings_of
 from companion.views.methods import page_and_form, require_safe
 from scoring.evenings import MAX_EVENING_PLAYERS, EveningError, repeats, spread
 from scoring.table import Teams
@@ -24,16 +23,14 @@ EVENINGS_PER_PAGE = 20
 
 def member_evening(request: HttpRequest, group_id: int, pk: int) -> Evening:
     """The evening, if its group is one of the user's; 404 for anyone else."""
-    group = member_group(request, group_id)
-    evening = get_object_or_404(Evening.objects.select_related("group"), pk=pk, group=group)
-    return evening
+    return get_object_or_404(Evening.objects.for_member(request.user), pk=pk, group_id=group_id)
 
 
 @page_and_form
 @login_required
 def evening_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Start an evening: tick who is here; the table shape comes as the group last played."""
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     if request.method == "POST":
         form = EveningForm(request.POST, group=group)
         if form.is_valid():
@@ -52,36 +49,20 @@ def evening(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     ``action=leave``), the rounds played, the standings; ``action=end`` ends the evening."""
     evening = member_evening(request, group_id, pk)
     action = request.POST.get("action") if request.method == "POST" else None
-    swap_form = None
-    if action is not None and evening.over:
+    if action is None:
+        return evening_page(request, evening)
+    try:
+        return change(request, evening, action)
+    except EveningOver:
         messages.error(request, _("The evening is over: nothing more can change in it."))
         return redirect(evening)
+
+
+def change(request: HttpRequest, evening: Evening, action: str) -> HttpResponse:
+    """One of the evening page's actions, then the page again."""
     if action == "swap":
-        proposed = evening.current_round()
-        swap_form = SwapForm(request.POST, players=_round_players(evening, proposed))
-        if swap_form.is_valid():
-            first, second = swap_form.cleaned_data["first"], swap_form.cleaned_data["second"]
-            try:
-                evening.swap(first, second)
-            except NotProposed:
-                messages.error(request, _("The round has started: its seats stay as they are."))
-            except EveningError:
-                messages.error(
-                    request,
-                    _("%(first)s and %(second)s both sit out.")
-                    % {
-                        "first": first,
-                        "second": second,
-                    },
-                )
-            else:
-                messages.success(
-                    request,
-                    _("%(first)s and %(second)s swapped places.")
-                    % {"first": first, "second": second},
-                )
-                return _after(request, evening)
-    elif action == "start":
+        return swap(request, evening)
+    if action == "start":
         try:
             started = evening.start_round(by=request.user)
         except NotProposed:
@@ -90,12 +71,9 @@ def evening(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
             messages.success(
                 request, _("Round %(number)d has started.") % {"number": started.number}
             )
-        return _after(request, evening)
     elif action == "next":
-        proposed = evening.next_round()
-        if proposed is None:
+        if evening.next_round() is None:
             messages.error(request, _("Too few players are here to seat a table."))
-        return _after(request, evening)
     elif action in ("join", "leave"):
         form = PresenceForm(request.POST, group=evening.group)
         if form.is_valid():
@@ -108,17 +86,38 @@ def evening(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
                     _("An evening seats %(count)d players at most.")
                     % {"count": MAX_EVENING_PLAYERS},
                 )
-                return _after(request, evening)
-            if action == "join":
-                messages.success(request, _("%(name)s is here.") % {"name": player})
             else:
-                messages.success(request, _("%(name)s has left.") % {"name": player})
-        return _after(request, evening)
+                if action == "join":
+                    messages.success(request, _("%(name)s is here.") % {"name": player})
+                else:
+                    messages.success(request, _("%(name)s has left.") % {"name": player})
     elif action == "end":
         evening.end()
         messages.success(request, _("The evening is over. Thank you for playing!"))
-        return _after(request, evening)
-    return evening_page(request, evening, swap_form=swap_form)
+    return _after(request, evening)
+
+
+def swap(request: HttpRequest, evening: Evening) -> HttpResponse:
+    """Swap two players of the proposed round; the form says what is wrong, beside its field."""
+    proposed = evening.current_round()
+    form = SwapForm(request.POST, players=_round_players(evening, proposed))
+    if not form.is_valid():
+        return evening_page(request, evening, swap_form=form)
+    first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+    names = {"first": first, "second": second}
+    try:
+        evening.swap(first, second)
+    except NotProposed:
+        messages.error(request, _("The round has started: its seats stay as they are."))
+    except EveningError:
+        out = set(proposed.sitting_out) if proposed else set()
+        if {first.pk, second.pk} <= out:
+            messages.error(request, _("%(first)s and %(second)s both sit out.") % names)
+        else:
+            messages.error(request, _("Choose two players of this round."))
+    else:
+        messages.success(request, _("%(first)s and %(second)s swapped places.") % names)
+    return _after(request, evening)
 
 
 def _after(request: HttpRequest, evening: Evening) -> HttpResponse:
@@ -148,7 +147,6 @@ def evening_page(request: HttpRequest, evening: Evening, *, swap_form=None) -> H
     context |= {
         "group": evening.group,
         "joining": [p for p in evening.group.players.filter(retired=False) if p.pk not in here],
-        "time_up": context["current"] is not None and context["current"].time_up(),
     }
     template = "companion/evening.html"
     if request.htmx:
@@ -207,6 +205,6 @@ def evening_room(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def evenings(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's evenings, newest first: each a unit of the ladder history."""
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     found = list(group.evenings.prefetch_related("rounds__tables_played")[:EVENINGS_PER_PAGE])
     return render(request, "companion/evenings.html", {"group": group, "evenings": found})

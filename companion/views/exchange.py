@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
@@ -17,7 +17,6 @@ from companion.display import joined
 from companion.forms.exchange import GroupImportForm
 from companion.models import Group, ImportBusy, ImportJob
 from companion.tasks import run_import
-from companion.views.groups import member_group
 from companion.views.methods import page_and_form, require_safe
 
 
@@ -26,7 +25,7 @@ from companion.views.methods import page_and_form, require_safe
 def group_export(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
     """Everything the group holds, as one JSON file that the import page reads back: sent a
     game at a time, so that a long history never sits whole in memory."""
-    group = member_group(request, group_id)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
     response = StreamingHttpResponse(exchange.json_chunks(group), content_type="application/json")
     response["Content-Disposition"] = content_disposition_header(True, _filename(group, "json"))
     return response
@@ -36,7 +35,7 @@ def group_export(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
 @login_required
 def group_export_csv(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
     """Every hand of every game, one row each, for a spreadsheet; sent a row at a time."""
-    group = member_group(request, group_id)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
     response = StreamingHttpResponse(
         exchange.csv_lines(group), content_type="text/csv; charset=utf-8"
     )

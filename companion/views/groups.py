@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import PasswordResetView
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -32,6 +32,7 @@ from companion.forms.groups import (
     SignupForm,
 )
 from companion.forms.tables import ScoringTableForm
+from companion.game_lists import RECENT_GAMES, rows_of
 from companion.models import (
     Game,
     GameSummary,
@@ -42,7 +43,6 @@ from companion.models import (
     ScoringTable,
 )
 from companion.throttling import minutes_until, reset_refused_until, signup_refused_until
-from companion.views import RECENT_GAMES
 from companion.views.confirmations import ask_for_confirmations
 from companion.views.methods import page_and_form, require_safe
 from companion.views.previews import previewing
@@ -52,18 +52,6 @@ from scoring import PRESETS, Band, GameError, Side, TableError
 LOG_PAGE_SIZE = 50
 # The preview's axis runs from 0 to at least 215: the open-ended last band gets some room.
 PREVIEW_AXIS_END = 220
-
-
-def member_group(request: HttpRequest, group_id: int) -> Group:
-    """The group ``group_id`` if the request's user is one of its members, else Http404.
-
-    A non-member learns nothing, not even that the group exists. Views that call this are
-    wrapped in ``login_required``, so anonymous visitors are sent to log in first; called
-    without it, an anonymous visitor gets the 404 too.
-    """
-    if not request.user.is_authenticated:
-        raise Http404("no such group")
-    return get_object_or_404(Group, pk=group_id, members=request.user)
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -149,10 +137,8 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
     ``action=admin``), the link that invites people in (admins: ``action=new_invite`` replaces
     it), its name (admins: ``action=rename``), and whether each hand needs an opponent's
     confirmation (admins: ``action=confirmations``)."""
-    group = member_group(request, pk)
-    memberships = list(group.membership_set.select_related("user").order_by("joined", "pk"))
-    admins = [membership for membership in memberships if membership.is_admin]
-    is_admin = any(membership.user_id == request.user.pk for membership in admins)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
+    is_admin = group.is_admin(request.user)
     action = request.POST.get("action") if request.method == "POST" else None
     form = PlayerForm(group=group)
     rename_form = GroupForm(instance=group, prefix="group")
@@ -218,13 +204,15 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return render(request, template + "#roster", context)
     # Each of the latest games where it stands, from the ladder's summaries: no hand is read.
-    from companion.views.history import rows_of  # the history imports this module
-
     latest = GameSummary.newest_first(group).values_list("game_id", flat=True)[:RECENT_GAMES]
+    memberships = group.memberships()
+    admins = [membership for membership in memberships if membership.is_admin]
     context |= {
         "games": rows_of(list(latest), {player.pk: player for player in roster}),
         "games_count": LadderTally.games_of(group),
         "tables": group.scoring_tables.all(),
+        # A club night under way: the phones at its tables find it first thing.
+        "evening": group.evenings.filter(ended=None).order_by("-created").first(),
         "memberships": memberships,
         "admins": admins,
         "admin_names": joined([membership.user.username for membership in admins]),
@@ -236,12 +224,10 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
 
 def refuse_non_admin(request: HttpRequest, group: Group) -> HttpResponse:
     """The group page again, saying that only its admins may do that: nothing changed."""
-    admins = group.admin_ids()
-    names = group.names_at_the_table(admins)
     messages.error(
         request,
         _("Only the group's admins can do that: ask %(admins)s.")
-        % {"admins": either([names[pk] for pk in admins])},
+        % {"admins": either(group.admin_names())},
     )
     if request.htmx:
         return HttpResponseClientRefresh()  # a fragment would hide the message: reload instead
@@ -339,7 +325,7 @@ def make_admin(request: HttpRequest, group: Group) -> HttpResponse:
 def group_log(request: HttpRequest, pk: int) -> HttpResponse:
     """Every change to the group's settings, members, roles and links: who, when and what,
     newest first, a page at a time."""
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     changes = group.changes.select_related("player", "game").prefetch_related("game__seats__player")
     page = Paginator(changes, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
     rows = [(change, change.sentence()) for change in page]
@@ -351,7 +337,7 @@ def group_log(request: HttpRequest, pk: int) -> HttpResponse:
 def group_join(request: HttpRequest, token: str) -> HttpResponse:
     """Join a group by its invite link: a member is sent on, anyone else confirms first."""
     group = get_object_or_404(Group, invite_token=token)
-    if group.members.filter(pk=request.user.pk).exists():
+    if group.has_member(request.user):
         return redirect(group)
     if request.method == "POST":
         group.join(request.user)
@@ -363,7 +349,7 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
 @page_and_form
 @login_required
 def table_new(request: HttpRequest, pk: int) -> HttpResponse:
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     if not group.is_admin(request.user):
         return refuse_non_admin(request, group)
     return scoring_table_page(request, group, None)
@@ -372,7 +358,7 @@ def table_new(request: HttpRequest, pk: int) -> HttpResponse:
 @page_and_form
 @login_required
 def table_edit(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     table = get_object_or_404(ScoringTable, pk=table_id, group=group)
     if not group.is_admin(request.user):
         return refuse_non_admin(request, group)
@@ -459,7 +445,7 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     first empty seat, and the choices made so far are kept. A preview (``previews``) shows the
     table the choices make so far.
     """
-    group = member_group(request, pk)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
     player_form = SeatedPlayerForm(group=group)
     template = "companion/game_new.html"
     if request.method == "POST" and request.POST.get("action") == "add_player":

@@ -7,13 +7,13 @@ import dataclasses
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from companion import charts
 from companion.forms.history import HistoryFilterForm, ReplayRulesForm
+from companion.game_lists import RECENT_GAMES, rows_of
 from companion.ladder import ALL_TIME
 from companion.models import (
     Game,
@@ -23,57 +23,16 @@ from companion.models import (
     Player,
     PlayerLadder,
     Rating,
-    Seat,
 )
-from companion.views import RECENT_GAMES
-from companion.views.groups import member_group
 from companion.views.methods import require_safe
 from scoring.cards import Rank
-from scoring.stats import GameLine, Matchup, PlayerStats, partial_replay
-from scoring.table import Teams, default_decks
+from scoring.stats import Matchup, PlayerStats, partial_replay
 
 GAMES_PER_PAGE = 20  # a few screens of a phone
 
 
-def game_row(line: GameLine, players: dict[int, Player]) -> dict:
-    """A game as a line of the history: its sides (the fixed teams, or every player in
-    find-a-friend) with their levels, who leads or won, and its table where it is not the usual
-    one."""
-    sides = [
-        {
-            "players": [players[pk] for pk in line.players(side)],
-            "won": line.won(side[0]),
-            "level": line.levels[side[0]],
-            "leads": side[0] in line.leaders,
-        }
-        for side in line.teams or [(seat,) for seat in range(len(line.seats))]
-    ]
-    return {
-        "game": line,
-        "sides": sides,
-        "leaders": [side for side in sides if side["leads"]],
-        "winners": [players[pk] for pk in line.players(line.winners)],
-        "teams": Game.TeamsChoice(_teams(line).value),
-        "decks": line.decks if line.decks != default_decks(len(line.seats)) else None,
-    }
-
-
-def _teams(line: GameLine) -> Teams:
-    """How the game's players made sides: no fixed teams is find-a-friend, more than two teams
-    is pairs."""
-    if not line.teams:
-        return Teams.FIND_A_FRIEND
-    return Teams.PAIRS if len(line.teams) > 2 else Teams.PARTNERS
-
-
 def roster(group: Group) -> dict[int, Player]:
     return {player.pk: player for player in group.players.all()}
-
-
-def rows_of(summaries: list[int], players: dict[int, Player]) -> list[dict]:
-    """The games ``summaries`` (their ids, in order) as lines of a list."""
-    lines = GameSummary.lines_of(summaries)
-    return [game_row(lines[pk], players) for pk in summaries]
 
 
 def by_rating(lines: list[PlayerLadder]) -> list[PlayerLadder]:
@@ -87,7 +46,7 @@ def group_history(request: HttpRequest, group_id: int) -> HttpResponse:
     """Every game of the group with its result, a page at a time; filtered by player and
     period, the opponents' totals against the rules' bands; the ratings of everyone who has
     finished a game. It reads the ladder's rows, never every game."""
-    group = member_group(request, group_id)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
     players = roster(group)
     lines = PlayerLadder.of(group)
     played = {line.player_id for line in lines}
@@ -160,7 +119,7 @@ def player(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     """A player's games and win rate, their hands as declarers and as opponents (and in
     find-a-friend, as the one who started and as a friend), kitty scoops, big wins and near
     misses, partners and opponents, and their rating over time."""
-    group = member_group(request, group_id)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
     players = roster(group)
     if pk not in players:
         raise Http404("no such player in this group")
@@ -219,9 +178,8 @@ def game_replay(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     another number of decks, as far as they can be: the replay stops, and says why, at the
     first hand those rules or decks cannot take. When the other rules rotate who starts, a hand
     is taken as started by the declarer's partner."""
-    group = member_group(request, group_id)
-    seated = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    game = get_object_or_404(Game.objects.prefetch_related(seated), pk=pk, group=group)
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    game = get_object_or_404(Game.objects.with_seats(), pk=pk, group=group)
     hands = list(game.hands.all())
     played = game.scored(hands)
     table = played.table

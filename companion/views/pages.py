@@ -11,14 +11,14 @@ from django.templatetags.static import static
 
 from companion import lan
 from companion.forms.results import SettleForm
+from companion.models import Group
 from companion.views.methods import require_safe
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The front door: a member's groups, or what the app is for and how to sign up."""
-    groups = request.user.tractor_groups.all() if request.user.is_authenticated else []
-    context = {"groups": groups}
+    context = {"groups": Group.objects.for_member(request.user)}
     if settings.DEBUG and settings.LAN_ADDRESS:
         # `make run`: the address the other phones at the table open.
         context["lan_url"] = lan.url(settings.LAN_ADDRESS, request.get_port())

@@ -132,7 +132,9 @@ def test_a_club_night_of_two_tables_and_two_rounds(
     laptop_context.close()
 
 
-def test_twelve_players_sit_at_three_tables_in_a_few_taps(phone, live_server, club):
+def test_twelve_players_sit_at_three_tables_in_a_few_taps(
+    browser, phone, live_server, club, screenshot
+):
     group, accounts = club
     log_in(phone, live_server, accounts["mei"])
     phone.goto(f"{live_server.url}/groups/{group.pk}/evenings/new/")
@@ -147,3 +149,18 @@ def test_twelve_players_sit_at_three_tables_in_a_few_taps(phone, live_server, cl
     assert taps <= 6
     assert phone.locator("#evening-tables .evening-table").count() == 3
     assert EveningTable.objects.count() == 3
+
+    # The room screen holds the three tables and the twelve players' standings on a laptop's
+    # first screen.
+    context = browser.new_context(viewport=LAPTOP)
+    room = context.new_page()
+    room.goto(f"{live_server.url}/room/{Evening.objects.get().share_token}/")
+    for number in (1, 2, 3):
+        box = room.locator(f"#table-{number}").bounding_box()
+        assert box["y"] + box["height"] <= LAPTOP["height"]
+    rows = room.locator("#evening-standings tbody tr")
+    assert rows.count() == 12
+    last = rows.nth(11).bounding_box()
+    assert last["y"] + last["height"] <= LAPTOP["height"]
+    screenshot(room, "room-three-tables")
+    context.close()

@@ -16,7 +16,7 @@ from django.test import Client
 
 from companion.display import level
 from companion.models import Game, Group, Hand, Membership, Player
-from companion.views.games import sides as game_sides
+from companion.scoreboard import sides as game_sides
 from scoring import Teams, get_rules
 from scoring.game import HandResult
 from tests.companion.hands import HELD

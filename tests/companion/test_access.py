@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.http import Http404
-from django.test import RequestFactory
 
 from companion.models import Game, Group, Membership, Player, ScoringTable
-from companion.views.groups import member_group
 from scoring import PRESETS
 
 pytestmark = pytest.mark.django_db
@@ -118,12 +115,22 @@ def test_it_answers_404_for_a_group_that_does_not_exist(member):
     assert member.get("/groups/999999/").status_code == 404
 
 
-def test_member_group_finds_a_members_group_and_nobody_elses(group, user, outsider):
-    request = RequestFactory().get("/")
-
-    request.user = user
-    assert member_group(request, group.pk) == group
+def test_it_finds_a_members_group_and_nobody_elses(group, user, outsider):
+    assert Group.objects.for_member(user).get(pk=group.pk) == group
     for stranger in (outsider, AnonymousUser()):
-        request.user = stranger
-        with pytest.raises(Http404):
-            member_group(request, group.pk)
+        with pytest.raises(Group.DoesNotExist):
+            Group.objects.for_member(stranger).get(pk=group.pk)
+
+
+def test_it_finds_a_members_game_with_its_seats_and_nobody_elses(
+    start_game, user, outsider, django_assert_num_queries
+):
+    game = start_game()
+
+    with django_assert_num_queries(2):  # the game with its group, then its seats and players
+        found = Game.objects.for_member(user).with_seats().get(pk=game.pk)
+        assert [player.name for player in found.players] == ["Mei", "Jun", "Lin", "Hao"]
+        assert found.group.name == "Thursday Tractor"
+    for stranger in (outsider, AnonymousUser()):
+        with pytest.raises(Game.DoesNotExist):
+            Game.objects.for_member(stranger).get(pk=game.pk)

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from hands import HELD_FIELDS
 
 from companion.models import Dispute, Game, GameSummary, Hand, Player
-from companion.views.games import HANDS_SHOWN
+from companion.scoreboard import HANDS_SHOWN
 from scoring import Rank, Suit, TrumpRule
 from scoring.cli import judge_request
 

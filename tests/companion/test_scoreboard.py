@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from companion.models import Game, GameSummary, Hand
-from companion.views.games import HANDS_SHOWN
+from companion.scoreboard import HANDS_SHOWN
 from scoring import Rank
 from scoring.cli import judge_request
 

@@ -10,7 +10,7 @@ import pytest
 
 from scoring import Format, LastTrick, Rank, Side, get_rules
 from scoring.cards import Suit
-from scoring.game import Game, GameError, GameSetup, HandResult, replay
+from scoring.game import Game, GameError, GameSetup, HandResult, StartReason, replay
 from scoring.table import BY_BID, Bid, Table, Teams, TrumpRule, default_decks
 
 NAMES = ("Mei", "Jun", "Lin", "Hao", "Wei", "Yan", "Bo", "Chen")
@@ -244,6 +244,81 @@ def test_who_starts_rotates_where_nobody_bids_and_hand_1_then_has_a_chosen_start
         rotating,
         needs_first_declarer,
     )
+
+
+# Why the next hand starts where it does ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "why", "said"),
+    [
+        pytest.param(
+            replay(setup(), []),
+            StartReason.BID,
+            "Hand 1: whoever wins the bid starts it.",
+            id="hand-1-bid",
+        ),
+        pytest.param(
+            replay(setup("kawu", first=1, levels={1: "T", 3: "T"}), []),
+            StartReason.CHOSEN,
+            "Jun starts hand 1 at level 10.",
+            id="hand-1-chosen",
+        ),
+        pytest.param(
+            replay(setup(), [hand(0, 45)]),
+            StartReason.HELD,
+            "Mei or Lin may start hand 2 at level 3 (Lin by turn): the declarers held.",
+            id="held-under-a-bid",
+        ),
+        pytest.param(
+            replay(setup("standard", 6), [hand(2, 120)]),
+            StartReason.TAKE_OVER,
+            "Jun, Hao or Yan may start hand 2 at level 2 (Hao by turn): Jun, Hao and Yan take "
+            "over.",
+            id="take-over-under-a-bid",
+        ),
+        pytest.param(
+            replay(setup("kawu", first=0), [hand(0, 45)]),
+            StartReason.HELD,
+            "Lin starts hand 2 at level 3: the declarers held.",
+            id="held-by-turn",
+        ),
+        pytest.param(
+            replay(setup("kawu", first=0), [hand(0, 80)]),
+            StartReason.TAKE_OVER,
+            "Jun starts hand 2 at level 2: Jun and Hao take over.",
+            id="take-over-by-turn",
+        ),
+        pytest.param(
+            replay(setup("standard", 5, FRIEND, first=0), [hand(0, 80, friends=[1])]),
+            StartReason.TOOK_THE_DEAL,
+            "Lin starts hand 2 at level 2: the opponents took the deal.",
+            id="find-a-friend-took-the-deal",
+        ),
+    ],
+)
+def test_the_next_hand_says_who_starts_it_and_why(game: Game, why: StartReason, said: str) -> None:
+    assert game.next_hand is not None
+    assert (game.next_hand.why, game.next_hand.sentence) == (why, said)
+
+
+def test_the_next_hand_is_said_in_the_callers_language() -> None:
+    french = {
+        "{player} starts hand {number} at level {level}: {team} take over.": (
+            "{player} commence la donne {number} au niveau {level} : {team} prennent la donne."
+        ),
+        "{first} and {second}": "{first} et {second}",
+    }
+    game = replay(setup("kawu", first=0), [hand(0, 80)])
+    assert game.next_hand is not None
+    said = game.next_hand.sentence.in_words(lambda text: french.get(text, text))
+    assert said == "Jun commence la donne 2 au niveau 2 : Jun et Hao prennent la donne."
+
+
+def test_a_finished_game_has_no_next_hand() -> None:
+    game = replay(setup(levels={0: "A", 2: "A"}), [hand(0, 45)])
+    assert game.state.game_over
+    assert game.next_hand is None
 
 
 # The first declarer -------------------------------------------------------------------------
@@ -704,3 +779,27 @@ def test_a_game_that_cannot_start_says_why(
 def test_in_find_a_friend_every_player_starts_at_their_own_level() -> None:
     game_setup = setup("standard", 4, FRIEND, levels={0: "2", 1: "9", 2: "3", 3: "A"})
     assert [str(level) for level in game_setup.levels] == ["2", "9", "3", "A"]
+
+
+# A game played on from where it stands -------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_game_played_on_settles_its_next_hands_as_the_whole_replay_does(rules: str) -> None:
+    whole = Game(setup(rules))
+    for points in (45, 120, 0, 80, 45, 60):
+        state = whole.state
+        starter = state.next_declarers[0] if state.next_declarer is None else state.next_declarer
+        whole = whole.play(hand(starter, points))
+    hands = [played.result for played in whole.hands]
+    for cut in range(len(hands) + 1):
+        assert replay(whole.setup, hands[:cut]).then(hands[cut:]) == whole
+
+
+def test_a_hand_played_on_that_cannot_be_played_names_its_number_in_the_game() -> None:
+    with pytest.raises(GameError) as error:
+        replay(setup(), [hand(0, 45), hand(2, 45)]).then([hand(2, 45), hand(1, 45)])
+    assert (str(error.value), error.value.hand) == (
+        "hand 4: Jun cannot start this hand: Mei or Lin may start it",
+        4,
+    )

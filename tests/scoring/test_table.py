@@ -21,6 +21,7 @@ from scoring.table import (
     deal,
     default_called,
     default_decks,
+    weakest_bid,
 )
 
 NAMES = ("Mei", "Jun", "Lin", "Hao", "Wei", "Yan", "Bo", "Chen")
@@ -397,3 +398,63 @@ def test_a_tables_json_that_cannot_be_read_names_its_field(
 def test_a_table_error_is_a_value_error() -> None:
     assert issubclass(TableError, ScoringError)
     assert issubclass(TableError, ValueError)
+
+
+# A hand's bid and trump from what the table said -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bid", "trump", "named", "expected"),
+    [
+        # No bid given: the weakest that allows the trump named.
+        (None, H, True, (Bid.ONE, H)),
+        (None, None, True, (Bid.SMALL_JOKERS, None)),
+        # A bid given is kept, with the trump named.
+        (Bid.PAIR, S, True, (Bid.PAIR, S)),
+        (Bid.NONE, D, True, (Bid.NONE, D)),
+        (Bid.NONE, None, True, (Bid.NONE, None)),
+        # No trump named: a bid of jokers says there is none.
+        (Bid.SMALL_JOKERS, None, False, (Bid.SMALL_JOKERS, None)),
+        (Bid.BIG_JOKERS, None, False, (Bid.BIG_JOKERS, None)),
+    ],
+)
+def test_a_bid_hand_has_the_trump_named_and_without_a_bid_the_weakest_it_allows(
+    bid: Bid | None, trump: Suit | None, named: bool, expected: tuple
+) -> None:
+    assert BY_BID.bid_and_trump(3, bid, trump, named=named) == expected
+
+
+@pytest.mark.parametrize("bid", [None, Bid.ONE, Bid.PAIR, Bid.NONE])
+def test_a_bid_hand_whose_trump_is_not_named_is_refused_unless_jokers_say_it(
+    bid: Bid | None,
+) -> None:
+    with pytest.raises(TableError) as error:
+        BY_BID.bid_and_trump(1, bid, None, named=False)
+    assert error.value.field == "trump"
+    assert str(error.value) == "the trump is not named, and only a bid of jokers says it: none"
+
+
+@pytest.mark.parametrize(
+    ("rule", "number", "expected"),
+    [
+        (TrumpRule(suits=(S, H)), 1, S),
+        (TrumpRule(suits=(S, H)), 2, H),
+        (TrumpRule(suits=(S, H)), 3, S),
+        (TrumpRule(no_trump=True), 4, None),
+    ],
+)
+def test_under_a_fixed_trump_nobody_bids_and_the_hand_has_the_rules_trump(
+    rule: TrumpRule, number: int, expected: Suit | None
+) -> None:
+    # Whatever was said: the rule decides.
+    assert rule.bid_and_trump(number, Bid.PAIR, C, named=False) == (None, expected)
+
+
+@pytest.mark.parametrize("trump", [*Suit, None])
+def test_the_weakest_bid_allows_the_trump_and_no_weaker_bid_does(trump: Suit | None) -> None:
+    weakest = weakest_bid(trump)
+    order = list(Bid)
+    check_bid(weakest, trump)
+    for weaker in order[: order.index(weakest)]:
+        with pytest.raises(TableError):
+            check_bid(weaker, trump)

@@ -36,7 +36,7 @@ from companion.models import (
     rebuild_ladder,
 )
 from scoring import PRESETS, Format, LastTrick, Rank, Rules, Side, points, rules_from_json
-from scoring.cards import Suit, full_pack
+from scoring.cards import Card, Suit, full_pack
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult
 from scoring.table import BY_BID, Bid, Table, TableError, Teams, TrumpRule, default_decks
@@ -399,36 +399,27 @@ def _hand(rng: random.Random, game: ScoredGame) -> tuple[HandResult, dict]:
         trump = None if no_trump else rng.choice(list(Suit))
     else:
         bid, trump = None, table.trumps.fixed(state.number)
-    kitty_cards = ""
+    cards: list[Card] = []
     if rng.random() < 0.15:
         pack = full_pack(table.decks)
         cards = rng.sample(pack, table.kitty_cards)
         while points(cards) > 40:
             cards = rng.sample(pack, table.kitty_cards)
-        kitty_cards = " ".join(str(card) for card in cards)
         kitty = points(cards)
     else:
         kitty = rng.choices(list(KITTY_POINTS), weights=list(KITTY_POINTS.values()))[0]
     opponents = _opponent_points(rng, table.decks, table.deck_points - kitty)
     last_trick = _last_trick(rng, game.setup.rules)
-    entered = {
-        "declarer": declarer,
-        "friends": sorted(friends),
-        "bid": bid.value if bid else "",
-        "trump": trump.value if trump else "",
-        "kitty_cards": kitty_cards,
-        "kitty_points": kitty,
-        "opponent_points": opponents,
-        "last_trick_winner": last_trick.winner.value,
-        "last_trick_format": last_trick.format.value,
-        "last_trick_cards": last_trick.cards,
-        "declarer_cards_taken_back": 0,
-        "opponent_cards_taken_back": 0,
-    }
     result = HandResult(
-        declarer, opponents, kitty, last_trick, friends=tuple(friends), trump=trump, bid=bid
+        declarer,
+        opponents,
+        kitty,
+        last_trick,
+        friends=tuple(sorted(friends)),
+        trump=trump,
+        bid=bid,
     )
-    return result, entered
+    return result, Hand.fields_of(result, tuple(cards))
 
 
 def _opponent_points(rng: random.Random, decks: int, most: int) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -25,8 +26,9 @@ from companion.models import (
     Round,
     Seat,
 )
+from companion.models.evenings import EveningOver
 from scoring import get_rules
-from scoring.evenings import repeats
+from scoring.evenings import repeats, spread
 from scoring.table import Teams
 
 NIGHT = ("Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy")
@@ -102,6 +104,18 @@ def test_it_starts_an_evening_for_the_players_ticked_and_proposes_the_first_roun
     assert not Game.objects.exists()
 
 
+def test_it_leads_from_the_group_page_to_the_club_night_under_way(
+    member, group, night, start_evening
+):
+    evening = start_evening(night)
+    page = text(member.get(reverse("group", args=[group.pk])))
+    assert "The club night under way: its tables and standings" in page
+    assert evening_url(evening) in page
+    evening.end()
+    page = text(member.get(reverse("group", args=[group.pk])))
+    assert "The club night under way" not in page
+
+
 def test_it_asks_for_enough_players_for_a_table(member, group, night):
     response = member.post(reverse("evening_new", args=[group.pk]), form_of(night[:3]))
     assert response.status_code == 200
@@ -157,6 +171,32 @@ def test_it_swaps_two_players_before_the_round_starts(member, night, start_eveni
     assert proposed.sitting_out == [first]
 
 
+def test_it_says_when_two_players_who_sit_out_are_swapped(member, group, night, start_evening):
+    evening = start_evening([*night, Player.objects.create(group=group, name="Jo")])
+    first, second = evening.current_round().sitting_out
+    response = member.post(
+        evening_url(evening), {"action": "swap", "first": first, "second": second}, follow=True
+    )
+    names = {player.pk: player.name for player in Player.objects.filter(pk__in=[first, second])}
+    assert f"{names[first]} and {names[second]} both sit out." in text(response)
+    response = member.post(
+        evening_url(evening), {"action": "swap", "first": first, "second": first}, follow=True
+    )
+    assert "Choose two different players." in text(response)
+
+
+def test_it_changes_nothing_in_an_evening_that_has_ended(night, start_evening):
+    evening = start_evening(night)
+    evening.end()
+    for change in (evening.next_round, evening.start_round, lambda: evening.end()):
+        with pytest.raises(EveningOver):
+            change()
+    with pytest.raises(EveningOver):
+        evening.set_present(night[0], False)
+    assert not Game.objects.exists()
+    assert not evening.rounds.exists()
+
+
 def test_it_refuses_a_swap_once_the_round_has_started(member, night, start_evening):
     evening = start_evening(night)
     proposed = evening.current_round()
@@ -168,6 +208,36 @@ def test_it_refuses_a_swap_once_the_round_has_started(member, night, start_eveni
     proposed.refresh_from_db()
     assert proposed.tables[0][0] == first
     assert response.status_code == 200
+
+
+def test_it_answers_htmx_with_the_evening_and_what_changed(member, night, start_evening):
+    evening = start_evening(night)
+    response = member.post(
+        evening_url(evening), {"action": "start"}, headers={"HX-Request": "true"}
+    )
+    page = text(response)
+    assert page.lstrip().startswith('<div id="evening-body">')
+    assert "Round 1 has started." in page
+    assert "Next round" in page
+    # Said once: the next page does not say it again.
+    assert "Round 1 has started." not in text(member.get(evening_url(evening)))
+
+
+MUS = (40, 35, 30, 25, 20, 15, 10, 5)
+
+
+def test_it_balances_the_tables_by_the_players_ratings(member, group, night, start_evening):
+    eight = night[:8]
+    for mu, player in zip(MUS, eight, strict=True):
+        PlayerLadder.objects.create(player=player, group=group, stats={}, mu=mu, sigma=2, rated=3)
+    evening = start_evening(eight, seating="balanced")
+    seating = evening.current_round().seating
+    ratings = {player.pk: mu - 6 for mu, player in zip(MUS, eight, strict=True)}
+    # The ordinals (mu - 3 sigma) of eight players: 34 29 24 19 14 9 4 -1; four teams of two
+    # whose sums differ by nothing at each table are possible.
+    assert spread(seating, ratings) == 0
+    page = text(member.get(evening_url(evening)))
+    assert "Balanced by rating: a table's teams differ by at most 0.0 rating points." in page
 
 
 def test_it_starts_a_round_with_a_game_at_each_table(member, night, start_evening):
@@ -278,6 +348,19 @@ def test_it_counts_a_cut_short_game_for_levels_and_hands_not_as_won_nor_rated(
     assert lines[declarer].levels_declaring == 3
 
 
+def test_it_says_when_the_rounds_time_is_up(member, client, night, start_evening):
+    evening = start_evening(night, minutes_per_round=30)
+    started = evening.start_round()
+    page = text(member.get(evening_url(evening)))
+    assert "The round lasts 30 minutes, until" in page
+    assert "time is up" not in page.lower()
+    Round.objects.filter(pk=started.pk).update(started=started.started - timedelta(minutes=31))
+    page = text(member.get(evening_url(evening)))
+    assert "The round's time is up: finish the hand being played" in page
+    room = text(client.get(reverse("evening_room", args=[evening.share_token])))
+    assert "Round 1 · time is up" in room
+
+
 def test_it_lets_players_join_and_leave_between_rounds(member, night, start_evening):
     evening = start_evening(night[:8])
     member.post(evening_url(evening), {"action": "leave", "player": night[0].pk})
@@ -291,6 +374,20 @@ def test_it_lets_players_join_and_leave_between_rounds(member, night, start_even
     assert [len(table) for table in proposed.tables] == [4, 4]
     assert len(proposed.sitting_out) == 1
     assert Round.objects.filter(evening=evening).count() == 1
+
+
+def test_it_seats_the_next_round_when_enough_players_are_back(member, night, start_evening):
+    evening = start_evening(night[:4])
+    evening.start_round()
+    member.post(evening_url(evening), {"action": "leave", "player": night[0].pk})
+    response = member.post(evening_url(evening), {"action": "next"}, follow=True)
+    assert "Too few players are here to seat a table" in text(response)
+    assert evening.current_round().number == 1
+    member.post(evening_url(evening), {"action": "join", "player": night[4].pk})
+    proposed = evening.current_round()
+    assert (proposed.number, proposed.started) == (2, None)
+    assert night[4].pk in proposed.seated_ids()
+    assert night[0].pk not in proposed.seated_ids()
 
 
 def test_it_seats_mixed_sizes_where_the_shape_allows(start_evening, night):
@@ -340,6 +437,7 @@ def test_it_answers_a_room_poll_with_nothing_until_a_save(client, night, start_e
     game = evening.start_round().tables_played.first().game
     url = reverse("evening_room", args=[evening.share_token])
     page = text(client.get(url))
+    assert page.count("The first bid decides who declares.") == 2
     since = page.split("?since=")[1].split('"')[0]
     polled = client.get(url, {"since": since}, headers={"HX-Request": "true"})
     assert polled.status_code == 204
@@ -347,6 +445,8 @@ def test_it_answers_a_room_poll_with_nothing_until_a_save(client, night, start_e
     polled = client.get(url, {"since": since}, headers={"HX-Request": "true"})
     assert polled.status_code == 200
     assert "1 hand" in text(polled)
+    # Mei's side held: her partner starts the next hand.
+    assert f"{game.players[2].name} to declare." in text(polled)
     assert 'id="room"' in text(polled)
     assert "<html" not in text(polled)
 

@@ -1,0 +1,444 @@
+"""A game's scoreboard as every phone sees it: where every side stands, the ladders, the
+latest hands with their sides and explanations, earlier ones a page at a time, what a watching
+phone lacks since the version it shows; and what a correction or a refused change says. Made
+without the request wherever it can be, so that one rendering serves every viewer; the views
+(`companion.views.games`) render it around what depends on who looks."""
+
+from __future__ import annotations
+
+from django.core.cache import caches
+from django.db.models import prefetch_related_objects
+from django.db.models.fields.json import KeyTransform
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
+
+from companion.display import level, names, suit_symbol
+from companion.models import CONFIRMERS, SEATED, Game, GameSummary, Hand, HandChange
+from scoring.cards import Rank
+from scoring.game import Game as ScoredGame
+from scoring.game import GameError, GameState, PlayedHand, resume
+from scoring.stats import HandLine
+from scoring.table import Table
+
+# The scoreboard shows the latest hands, and earlier ones as many at a time: a page costs the
+# same at hand 30 and at hand 300.
+HANDS_SHOWN = 12
+# A watching phone further behind than this many changes or rows gets the whole scoreboard.
+CHANGES_SENT = 40
+
+
+def sides(table: Table) -> list[tuple[int, ...]]:
+    """The sides whose levels the scoreboard shows: the fixed teams, or every player."""
+    return list(table.fixed) or [(seat,) for seat in table.seats]
+
+
+def board(game: Game, hands: list[Hand]) -> dict:
+    """The scoreboard with ``hands`` as its rows: the game's hands from some number to its last,
+    in order (its latest, or those a watching phone lacks)."""
+    scored = settled(game, hands)
+    state, table = scored.state, scored.table
+    players = table.players
+    ladder = [
+        {
+            "key": "-".join(map(str, side)),
+            "players": names(side, players),
+            "level": state.levels[side[0]],
+            "declaring": state.next_declarer in side
+            or (state.next_declarer is None and set(state.next_declarers) == set(side)),
+            "won": set(side) <= set(state.winners),
+            "rungs": [(level(rank), rung(rank, state.levels[side[0]])) for rank in Rank],
+        }
+        for side in sides(table)
+    ]
+    precedents = game.precedents(hands)
+    rows = hand_rows(table, hands, scored, precedents)
+    count = hands[-1].number if hands else 0
+    return {
+        "scored": scored,
+        # The level race of the latest hands: the page's cost does not grow with the game.
+        "race": ScoredGame(scored.setup, scored.hands[-HANDS_SHOWN:]),
+        "state": state,
+        "table": table,
+        "ladder": ladder,
+        "rows": rows,
+        "count": count,
+        **hands_shown(hands),
+        "winners": names(state.winners, players),
+        "trump_now": trump_now(table, state, hands),
+        "playing": precedents.get(count + 1),
+    }
+
+
+def latest_board(game: Game) -> dict:
+    """The scoreboard of the game's latest hands as the page shows it. Its HTML is the same for
+    every viewer at the same game version, scorekeeper or watcher, and costs more than the rest
+    of the page: it is kept per version (a new version is a new key, so it is never stale; the
+    share token, unlike the id, is never reused), made without the request, so that no viewer's
+    token or controls are in it. What depends on who looks (the hands' confirmations, the
+    scorekeeper's links and undo form) the page renders around it."""
+    confirmations = game.group.hands_need_confirmation
+    key = f"{game.share_token}:{game.version}:{confirmations}:{get_language()}"
+    scoreboards = caches["scoreboards"]
+    kept = scoreboards.get(key)
+    if kept is not None:
+        return kept | {"rows": confirming(game, kept["rows"])}
+    prefetch_related_objects([game], SEATED)
+    hands = _latest(game)
+    made = board(game, hands)
+    context = made | {"game": game}
+    kept = {
+        "rules": made["scored"].setup.rules.name,
+        "count": made["count"],
+        "game_over": made["state"].game_over,
+        "first_shown": made["first_shown"],
+        "earlier_hands": made["earlier_hands"],
+        **{
+            part: render_to_string(f"companion/game.html#{part}", context)
+            for part in ("description", "won", "standings", "ladders")
+        },
+        "rows": rendered_rows(game, made["rows"]),
+    }
+    scoreboards.set(key, kept)
+    return kept | {"rows": confirming(game, kept["rows"], hands)}
+
+
+def earlier_board(game: Game, before: int) -> dict:
+    """The page of rows before hand ``before`` (as many as the scoreboard shows), made
+    afresh."""
+    prefetch_related_objects([game], SEATED)
+    hands = list(_hands(game).filter(number__lt=before).order_by("-number")[:HANDS_SHOWN])
+    hands.reverse()
+    return earlier_rows(game, hands)
+
+
+def rendered_rows(game: Game, rows: list[dict]) -> list[dict]:
+    """The rows' HTML, made without the request (see `latest_board`): whole, as a watcher and
+    as a scorekeeper see it, and in parts around what the page renders for its viewer (a
+    confirmation, the swap of a poll)."""
+    made = []
+    for row in rows:
+        hand = row["hand"]
+        context = {"game": game, "row": row}
+        parts = {
+            "number": hand.number,
+            "title": row["title"],
+            "held": row["played"].winner.value == "declarers",
+            **{
+                part: render_to_string(f"companion/includes/hand_row.html#{part}", context)
+                for part in ("body", "standing", "edit", "precedents")
+            },
+            "confirms": hand.asks_confirmation or hand.confirmed_at is not None,
+            "hand": None,
+        }
+        for whole, can_edit in (("html", False), ("editable", True)):
+            parts[whole] = render_to_string(
+                "companion/includes/hand_row.html", {"row": parts, "can_edit": can_edit}
+            )
+        made.append(parts)
+    return made
+
+
+def confirming(game: Game, rows: list[dict], hands: list[Hand] | None = None) -> list[dict]:
+    """``rows`` with the hand of each that shows a confirmation, for the page to render it for
+    the viewer: from ``hands``, else read (with the seats, which name who may confirm). The
+    others have none."""
+    wanted = [row["number"] for row in rows if row["confirms"]]
+    if not wanted:
+        return rows
+    if hands is None:
+        prefetch_related_objects([game], SEATED)
+        hands = list(_hands(game).filter(number__in=wanted))
+    found = {hand.number: hand for hand in hands}
+    return [row | {"hand": found.get(row["number"])} if row["confirms"] else row for row in rows]
+
+
+def hands_shown(hands: list[Hand]) -> dict:
+    """The first hand a list of ``hands`` shows, and the page of hands before it, if any."""
+    first = hands[0].number if hands else 1
+    earlier = {"first": max(1, first - HANDS_SHOWN), "last": first - 1} if first > 1 else None
+    return {"first_shown": first, "earlier_hands": earlier}
+
+
+def rung(rank: Rank, reached: Rank) -> str:
+    """A rung of a side's ladder as its classes: reached, and where the side is now."""
+    return "reached current" if rank == reached else "reached" if rank < reached else ""
+
+
+def hand_rows(
+    table: Table, hands: list[Hand], scored: ScoredGame, precedents: dict[int, list]
+) -> list[dict]:
+    """The scoreboard's rows with their precedents, their sentences made here: the rows cost
+    more than the rest of the page."""
+    rows = []
+    for hand, played in zip(hands, scored.hands, strict=True):
+        said = hand_sides(table, played)
+        if table.fixed:
+            sides = _("%(declarers)s against %(opponents)s")
+        elif said["friends"]:
+            sides = _("%(declarer)s with %(friends)s against %(opponents)s")
+        else:
+            sides = _("%(declarer)s alone against %(opponents)s")
+        title = _("#%(number)s · %(declarer)s at %(level)s · %(trump)s") % {
+            "number": hand.number,
+            "declarer": said["declarer"],
+            "level": level(played.level),
+            "trump": suit_symbol(played.trump),
+        }
+        rows.append(
+            {
+                "hand": hand,
+                "played": played,
+                "title": title,
+                "sides": sides % said,
+                "precedents": precedents.get(hand.number),
+                **said,
+            }
+        )
+    return rows
+
+
+def settled(game: Game, hands: list[Hand]) -> ScoredGame:
+    """``hands`` (a run of the game's, in order) as `scoring` settles them, with the game's
+    state after the last. The game's summary, written by every change, holds every player's
+    levels after each hand: when it is of the game's version the earlier hands are neither read
+    nor played again, so the cost does not grow with the game."""
+    first = hands[0].number if hands else 1
+    if first == 1:
+        return game.scored(hands)
+    summary = GameSummary.objects.filter(game=game, version=game.version)
+    # Only the hand before ``first`` is read out of the summary, not the whole game's.
+    stored = summary.values_list(KeyTransform(str(first - 2), "hands"), flat=True).first()
+    if stored is not None:
+        levels = HandLine.from_json(stored).levels
+        return resume(game.setup, first, levels, (hand.result for hand in hands))
+    whole = game.scored()
+    return ScoredGame(whole.setup, whole.hands[first - 1 : hands[-1].number])
+
+
+def hand_sides(table: Table, played: PlayedHand) -> dict:
+    """A hand's sides in players' words, where every side stands after it (its level before
+    and after), and whose levels it changed."""
+    players = table.players
+    standing = [
+        (
+            names(side, players),
+            played.before.levels[side[0]],
+            played.after.levels[side[0]],
+        )
+        for side in sides(table)
+    ]
+    return {
+        "declarer": players[played.result.declarer],
+        "friends": names(played.friends, players),
+        "declarers": names(played.declarers, players),
+        "opponents": names(played.opponents, players),
+        "standing": standing,
+        "climbed": [(side, was, now) for side, was, now in standing if now != was],
+    }
+
+
+def trump_now(table: Table, state: GameState, hands: list[Hand]) -> dict | None:
+    """The next hand's trump where the game fixes it, else the last hand's where it was bid."""
+    if not table.trumps.bids:
+        return {"fixed": True, "trump": table.trumps.fixed(state.number)}
+    if hands:
+        return {"fixed": False, "trump": hands[-1].trump}
+    return None
+
+
+def earlier_rows(game: Game, hands: list[Hand]) -> dict:
+    """The rows of ``hands``, a run of the game's before its latest, made afresh."""
+    scored = settled(game, hands)
+    rows = hand_rows(scored.table, hands, scored, game.precedents(hands))
+    made = rendered_rows(game, rows)
+    return {"rows": confirming(game, made, hands), **hands_shown(hands)}
+
+
+def changes_since(game: Game, latest: dict, since: str, shown_from: int) -> dict | None:
+    """What a phone showing the game at version ``since``, from hand ``shown_from`` on, lacks:
+    the rows from the lowest hand changed since (each change names its hand and the version it
+    made), the new ones, those gone, and the levels (``latest``, the scoreboard now). None when
+    that cannot be told: a version the game never had, changes from before versions were kept,
+    a precedent (it names no change), or more than a phone should be sent."""
+    try:
+        version = int(since)
+    except ValueError:
+        return None
+    if not 0 < game.version - version <= CHANGES_SENT:
+        return None
+    changes = list(
+        game.changes.filter(version__gt=version).order_by().values_list("hand_number", "action")
+    )
+    if len(changes) != game.version - version:
+        return None
+    start = max(shown_from, min(number for number, _action in changes))
+    count, rows = latest["count"], latest["rows"]
+    if count and start < latest["first_shown"]:
+        if latest["first_shown"] - start + len(rows) > CHANGES_SENT:
+            return None
+        prefetch_related_objects([game], SEATED)
+        before = _hands(game).filter(number__gte=start, number__lt=latest["first_shown"])
+        rows = earlier_rows(game, list(before))["rows"] + rows
+    if count < shown_from:
+        return None  # every row the phone shows is gone
+    recorded = sum(action == HandChange.Action.RECORDED for _number, action in changes)
+    deleted = sum(action == HandChange.Action.DELETED for _number, action in changes)
+    shown = count - recorded + deleted
+    rows = [row for row in rows if row["number"] >= start]
+    return {
+        "changed": [row for row in rows if row["number"] <= shown],
+        "added": [row for row in rows if row["number"] > shown],
+        "removed": range(count + 1, shown + 1),
+    }
+
+
+def nothing_new(request: HttpRequest, game: Game) -> bool:
+    """A watching phone's poll names the version it shows; if that is current, answer 204."""
+    return bool(request.htmx) and request.GET.get("since") == str(game.version)
+
+
+def _latest(game: Game) -> list[Hand]:
+    hands = list(_hands(game).order_by("-number")[:HANDS_SHOWN])
+    hands.reverse()
+    return hands
+
+
+def _hands(game: Game):
+    # Who confirmed or flagged each hand comes with it (companion/includes/hand_confirmation).
+    return game.hands.select_related(*CONFIRMERS)
+
+
+def correction_message(old: ScoredGame, new: ScoredGame, number: int) -> str:
+    """What a correction changed, in a few sentences: the levels as they stand, the later
+    hands whose levels moved, who has won or declares next."""
+    players = new.table.players
+    said = [_("Hand %(number)d corrected.") % {"number": number}]
+    for side in sides(new.table):
+        was, now = old.state.levels[side[0]], new.state.levels[side[0]]
+        if was != now:
+            said.append(
+                ngettext(
+                    "%(players)s is now at %(new)s instead of %(old)s.",
+                    "%(players)s are now at %(new)s instead of %(old)s.",
+                    len(side),
+                )
+                % {"players": names(side, players), "new": level(now), "old": level(was)}
+            )
+    moved = [
+        then.number
+        for then, now in zip(old.hands[number:], new.hands[number:], strict=True)
+        if then.after.levels != now.after.levels
+    ]
+    if moved:
+        said.append(
+            # Translators: %(hands)s are hand numbers, as "4–6, 9".
+            ngettext(
+                "The levels after hand %(hands)s changed.",
+                "The levels after hands %(hands)s changed.",
+                len(moved),
+            )
+            % {"hands": hand_numbers(moved)}
+        )
+    old_state, new_state = old.state, new.state
+    if old_state.winners != new_state.winners:
+        if not new_state.winners:
+            said.append(_("The game is no longer won."))
+        else:
+            said.append(
+                ngettext(
+                    "%(players)s wins the game.",
+                    "%(players)s win the game.",
+                    len(new_state.winners),
+                )
+                % {"players": names(new_state.winners, players)}
+            )
+    elif new_state.next_declarers != old_state.next_declarers and new_state.next_declarers:
+        said.append(
+            ngettext(
+                "%(players)s declares next.",
+                "%(players)s declare next.",
+                len(new_state.next_declarers),
+            )
+            % {"players": names(new_state.next_declarers, players)}
+        )
+    if len(said) == 1 and old.hands[number - 1].after.levels == new.hands[number - 1].after.levels:
+        said.append(_("No levels changed."))
+    return sentences(said)
+
+
+def refused_edit(error: GameError, number: int, count: int) -> str:
+    """Why a save was refused, in the players' words; for a correction that a later hand
+    cannot follow, also what to do about it."""
+    said = error.in_words(_, ngettext)
+    if error.hand is None or error.hand <= number:
+        return said
+    later = range(error.hand, count + 1)
+    words = {"hand": error.hand, "said": said, "later": hand_numbers(later), "number": number}
+    if error.field is None:  # the only check without a field: the game was already over
+        return (
+            ngettext(
+                "With this correction the game is won before hand %(hand)d, so hand %(later)s "
+                "could not have been played. Delete hand %(later)s first, or check the numbers "
+                "of hand %(number)d.",
+                "With this correction the game is won before hand %(hand)d, so hands %(later)s "
+                "could not have been played. Delete hands %(later)s first, or check the numbers "
+                "of hand %(number)d.",
+                len(later),
+            )
+            % words
+        )
+    return (
+        ngettext(
+            "With this correction hand %(hand)d no longer fits: %(said)s Delete hand %(later)s "
+            "first and record it again after the correction, or check the numbers of "
+            "hand %(number)d.",
+            "With this correction hand %(hand)d no longer fits: %(said)s Delete hands %(later)s "
+            "first and record them again after the correction, or check the numbers of "
+            "hand %(number)d.",
+            len(later),
+        )
+        % words
+    )
+
+
+def refused_delete(error: GameError, number: int) -> str:
+    """Why deleting hand ``number`` was refused, in the players' words: a later hand (numbered
+    as the page shows it) could not have been played without it."""
+    said = error.in_words(_, ngettext)
+    if error.hand is None or error.hand < number:
+        return said
+    # Translators: %(said)s is a sentence saying what is wrong with the later hand.
+    return _("Without hand %(number)d, hand %(later)d could not have been played: %(said)s") % {
+        "number": number,
+        "later": error.hand + 1,
+        "said": said,
+    }
+
+
+def hand_numbers(numbers) -> str:
+    """Hand numbers as runs: ``2–4, 7, 9``."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and runs[-1][-1] == number - 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    text = ""
+    for run in runs:
+        numbers = f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0])
+        # Translators: a list of hand numbers (or runs such as 4–6) and the next one after it.
+        listed = pgettext("a list of hand numbers", "%(numbers)s, %(next)s")
+        text = listed % {"numbers": text, "next": numbers} if text else numbers
+    return text
+
+
+def sentences(said: list[str]) -> str:
+    """Sentences one after the other, as the language writes them (Chinese: with no space)."""
+    text = said[0]
+    for sentence in said[1:]:
+        # Translators: two sentences of one message, one after the other. Chinese writes them
+        # with no space between.
+        text = _("%(sentence)s %(next)s") % {"sentence": text, "next": sentence}
+    return text
