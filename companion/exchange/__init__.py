@@ -3,15 +3,22 @@
 The JSON export names nothing by database id: players appear by their names (unique in a group),
 accounts as usernames, and every timestamp is kept. So exporting a group, importing the file and
 exporting the new group gives the same text again; only the group's name may differ, the
-members, which the importer chooses, and the log, whose newest line is the import. What a hand
+members, which the importer chooses, the log, whose newest line is the import, and the links
+a new group gets (each game's share link, each evening's room screen link). What a hand
 means (its settlement, the levels after it) is never stored: `scoring` computes it, on import
 to refuse an impossible game and in the CSV for the reader.
 
-    {"format": "tractor-companion-group", "version": 4,
+    {"format": "tractor-companion-group", "version": 5,
      "group": {"name", "created", "hands_need_confirmation"},
      "members": [{"username", "joined", "role"}],
      "players": [{"name", "user", "retired"}], "scoring_tables": [{"rules", "updated"}],
      "log": [{"action", "at", "by_name", "member_name", "player", "game", "before", "after"}],
+     "evenings": [{"created", "created_by", "ended", "seed", "seating", "leftover",
+                   "players_per_table", "rules", "decks", "teams", "trumps", "called",
+                   "hands_per_round", "minutes_per_round",
+                   "presences": [{"player", "present"}],
+                   "rounds": [{"number", "tables": [{"players", "game", "ended"}],
+                               "sitting_out", "started", "ended"}]}],
      "games": [{"created", "created_by", "rules",
                 "seats": [{"player", "level"}], "decks", "teams", "trumps", "called",
                 "first_declarer",
@@ -58,13 +65,36 @@ their roles, and adds its own line ("Mei imported the group … from a file"). T
 a log of more than 10,000 changes, or with a text longer than 150 characters, before it builds
 any of the file's head.
 
+An evening is a club night (`companion.models.evenings`), kept whole: its table shape as its
+start chose it (``players_per_table``, ``rules``, ``decks``: null for a deck per two players,
+``teams``, ``trumps``, ``called``), its ``seating`` rule (``"random"``, ``"balanced"``,
+``"new-partners"``) and the ``seed`` every round's seating follows from, ``leftover``
+(``"sit-out"`` or ``"mixed"``), the round's limits (null for none), when it began and ended
+(null while it goes on), and who made it. ``presences`` is its list of players by name on the
+roster, each ``present`` or gone since. Each round, numbered from 1, is its seating by name:
+each table's players in seat order and who sits out; ``started`` is null while the round is
+only proposed (only the last round may be), ``ended`` null while it is played. A table's
+``game`` is the game played at it by its number in ``games`` from 1, as the log names games
+(null before the round starts, or if the game is gone), and its ``ended`` when the evening cut
+that game short (null otherwise): such a game counts for levels and hands, not as won, and a
+file that has it won is refused. The game's seats are the table's players, in order. The
+reader refuses more than 10,000 evenings, an evening of more than 200 rounds or with more than
+256 players on its list (an evening seats 64 at once: `scoring.evenings`) in its shape pass,
+before it builds any of the file's head; then a round naming a game not in the file, a game at
+two tables, a player seated twice or not on the evening's list, a table of a size the evening
+does not seat. An import gives each evening a room screen link of its own.
+
 Version 1 files, from when every game had four seats, still import: they are read into this
 form exactly as migration ``0005_tables`` converts the database (`companion.exchange.version1`).
 Version 2 files, from before second-seat confirmation, read as migration ``0010_confirmations``
 reads the hands it finds: none needs a confirmation (`companion.exchange.version2`). Version 3
 files, from before roles and the log, read as migration ``0015_group_roles`` reads memberships:
 the earliest member is the admin, the others members, and the log is empty
-(`companion.exchange.version3`).
+(`companion.exchange.version3`). Version 4 files, from before club nights, read as a group that
+played none: no evenings, every game an ordinary one (`companion.exchange.version4`).
+
+The CSV's ``evening``, ``round`` and ``table`` name a club night's game's evening (by id, as
+``game`` names the game), round and table; they are empty for the group's other games.
 """
 
 from companion.exchange.errors import ExchangeError

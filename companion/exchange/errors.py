@@ -28,6 +28,7 @@ PARTS = {
     "players": _("Player %(number)s"),
     "scoring_tables": _("Scoring table %(number)s"),
     "log": _("Entry %(number)s of the group's log"),
+    "evenings": _("Evening %(number)s"),
     "games": _("Game %(number)s"),
 }
 GAME_PARTS = {
@@ -36,6 +37,11 @@ GAME_PARTS = {
     "changes": _("Game %(game)s, change %(number)s"),
     "disputes": _("Game %(game)s, dispute %(number)s"),
 }
+EVENING_PARTS = {
+    "presences": _("Evening %(evening)s, player %(number)s on its list"),
+    "rounds": _("Evening %(evening)s, round %(number)s"),
+}
+ROUND_PARTS = {"tables": _("Evening %(evening)s, round %(round)s, table %(number)s")}
 # pydantic's type errors, as what the value must be.
 # Translators: %(key)s is a key of the export file as the file writes it (opponent_points,
 # seats.level); %(value)s is the file's value there, quoted from the file.
@@ -68,7 +74,7 @@ def where(location: tuple) -> tuple[str, str]:
     key within that part: ``("games", 0, "changes", 2, "before")`` is ("Game 1, change 3",
     "before"); ("", …) where the location is in no numbered part."""
     items = list(location)
-    place, game, keys = "", None, []
+    place, game, evening, round_, keys = "", None, 0, 0, []
     while items:
         item = items.pop(0)
         numbered = not keys and items and isinstance(items[0], int)
@@ -76,9 +82,19 @@ def where(location: tuple) -> tuple[str, str]:
             number = items.pop(0) + 1
             place = PARTS[item] % {"number": number}
             game = number if item == "games" else 0
+            evening = number if item == "evenings" else 0
         elif numbered and game and item in GAME_PARTS:
             place = GAME_PARTS[item] % {"game": game, "number": items.pop(0) + 1}
             game = 0
+        elif numbered and evening and item in EVENING_PARTS:
+            number = items.pop(0) + 1
+            place = EVENING_PARTS[item] % {"evening": evening, "number": number}
+            round_ = number if item == "rounds" else 0
+            evening = evening if item == "rounds" else 0
+        elif numbered and evening and round_ and item in ROUND_PARTS:
+            values = {"evening": evening, "round": round_, "number": items.pop(0) + 1}
+            place = ROUND_PARTS[item] % values
+            evening = round_ = 0
         else:
             keys.append(str(item if not isinstance(item, int) else item + 1))
     return place, ".".join(keys)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from companion.exchange.games import CONFIRMATION_ACCOUNTS, HAND_FIELDS
 from companion.exchange.schema import FORMAT, VERSION
 from companion.exchange.writing import (
+    evening_written,
     game_written,
     group_written,
     log_written,
@@ -21,7 +22,7 @@ from companion.exchange.writing import (
     player_written,
     table_written,
 )
-from companion.models import Dispute, Game, Group, Hand, HandChange
+from companion.models import Dispute, EveningTable, Game, Group, Hand, HandChange
 from scoring import Table
 from scoring.table import MAX_PLAYERS
 
@@ -31,9 +32,13 @@ GAMES_PER_BATCH = 20  # a few hundred hands and changes in memory at once
 ENTERED_FIELDS = tuple(name for name in HAND_FIELDS if name not in ("declarer", "friends"))
 SEAT_COLUMNS = tuple(f"seat_{seat}" for seat in range(1, MAX_PLAYERS + 1))
 LEVEL_COLUMNS = tuple(f"level_{seat}" for seat in range(1, MAX_PLAYERS + 1))
+# A game played at a club night names its evening (by id, as ``game`` names the game), its round
+# and its table; the columns are empty for the group's other games.
+EVENING_COLUMNS = ("evening", "round", "table")
 CSV_COLUMNS = (
     "game",
     "date",
+    *EVENING_COLUMNS,
     "rules",
     "teams",
     "decks",
@@ -69,7 +74,11 @@ def _games(group: Group, *, history: bool) -> Iterator[Game]:
             Prefetch("changes", HandChange.objects.select_related("by").order_by("pk")),
             Prefetch("disputes", Dispute.objects.select_related("created_by").order_by("pk")),
         ]
-    games = group.games.order_by("pk").select_related("created_by").prefetch_related(*related)
+    games = (
+        group.games.order_by("pk")
+        .select_related("created_by", "evening_table__round")
+        .prefetch_related(*related)
+    )
     return games.iterator(chunk_size=GAMES_PER_BATCH)
 
 
@@ -87,7 +96,25 @@ def _head(group: Group) -> dict:
         ],
         "scoring_tables": [table_written(table) for table in group.scoring_tables.order_by("pk")],
         "log": _log(group),
+        "evenings": _evenings(group),
     }
+
+
+def _evenings(group: Group) -> list[dict]:
+    """The group's evenings, oldest first: players by name, games by number in the file."""
+    evenings = list(
+        group.evenings.order_by("pk")
+        .select_related("created_by")
+        .prefetch_related("presences", "rounds__tables_played")
+    )
+    if not evenings:
+        return []
+    names = dict(group.players.values_list("pk", "name"))
+    games = {
+        pk: number
+        for number, pk in enumerate(group.games.order_by("pk").values_list("pk", flat=True), 1)
+    }
+    return [evening_written(evening, names, games) for evening in evenings]
 
 
 def _log(group: Group) -> list[dict]:
@@ -127,7 +154,8 @@ def dumps(group: Group) -> str:
 
 
 def hands_csv(group: Group) -> Iterator[list]:
-    """One row per hand, after a header of CSV_COLUMNS: the table (its players in play order in
+    """One row per hand, after a header of CSV_COLUMNS: the game, its club night if it was
+    played at one (``evening``, ``round``, ``table``), the table (its players in play order in
     ``seat_1`` on), what the table entered, and what `scoring` makes of it: the sides by name,
     the opponents' total, the winning side, and every seat's level after the hand."""
     yield list(CSV_COLUMNS)
@@ -139,6 +167,7 @@ def hands_csv(group: Group) -> Iterator[list]:
         start = [
             game.pk,
             timezone.localtime(game.created).date().isoformat(),
+            *_at_evening(game),
             game.rules.name,
             game.teams,
             game.decks,
@@ -159,6 +188,15 @@ def hands_csv(group: Group) -> Iterator[list]:
                 *(level.symbol for level in played.after.levels),
                 *empty,
             ]
+
+
+def _at_evening(game: Game) -> tuple:
+    """The game's evening, round and table, or empty cells for a game of no evening."""
+    try:
+        table = game.evening_table
+    except EveningTable.DoesNotExist:
+        return ("",) * len(EVENING_COLUMNS)
+    return (table.round.evening_id, table.round.number, table.number)
 
 
 def _listed(table: Table, seats: Iterable[int]) -> str:

@@ -16,11 +16,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from companion.exchange.errors import ExchangeError
+from companion.exchange.evenings import EveningEntry
 from companion.exchange.games import GameEntry
 from companion.exchange.reading import GroupExport
 from companion.exchange.schema import ExportHead
 from companion.models import (
     Dispute,
+    Evening,
+    EveningTable,
     Game,
     GameSummary,
     Group,
@@ -29,6 +32,8 @@ from companion.models import (
     HandChange,
     Membership,
     Player,
+    Presence,
+    Round,
     ScoringTable,
     Seat,
     count_ladder,
@@ -38,6 +43,8 @@ GAMES_PER_TRANSACTION = 5
 """About a twentieth of a second of writing on SQLite, a quarter on a busy machine
 (`benchmarks/bench_exchange.py`: 25 games made a hand save wait 2.1 s there, and 10 games 1.46 s
 on a machine shared with other work); another writer waits for one such transaction at most."""
+EVENINGS_PER_TRANSACTION = 20
+"""A few hundred rounds and tables: about as much writing as a transaction of games."""
 SQLITE_TRIES = 40
 """Times an import's transaction waits for SQLite (each up to its timeout) before giving up."""
 SQLITE_TURN = 0.15
@@ -114,6 +121,20 @@ def import_group(
             _in_turn(write)
             done += len(batch)
             del batch, write
+        named = head.usernames - found.keys()
+        found.update((user.username, user) for user in users.filter(username__in=named))
+        games = list(group.games.order_by("pk").values_list("pk", flat=True))
+        for start in range(0, len(head.evenings), EVENINGS_PER_TRANSACTION):
+            _make_way()
+            _in_turn(
+                lambda start=start: _evenings(
+                    group,
+                    head.evenings[start : start + EVENINGS_PER_TRANSACTION],
+                    players,
+                    games,
+                    found,
+                )
+            )
         missing = tuple(sorted(export.usernames - set(found)))
         # The ladder is counted once, whole, before anyone can see the group, outside any
         # transaction (on SQLite one holds every other writer), then written a part at a time.
@@ -265,6 +286,63 @@ def _games(group: Group, entries: list[GameEntry], players: dict, found: dict) -
         for dispute in entry.disputes
     )
     GameSummary.bring_up_to_date(games, [entry.scored for entry in entries], ladder=False)
+
+
+def _evenings(
+    group: Group,
+    entries: list[EveningEntry],
+    players: dict[str, Player],
+    games: list[int],
+    found: dict,
+) -> None:
+    """Some of the file's evenings with their lists of players and rounds, each table linked
+    to its game (``games``: the new group's, in the file's order). Each evening gets a room
+    screen link of its own, as each game gets a share link of its own."""
+    evenings = Evening.objects.bulk_create(
+        Evening(
+            group=group,
+            created=entry.created,
+            created_by=found.get(entry.created_by),
+            ended=entry.ended,
+            seed=entry.seed,
+            seating=entry.seating,
+            leftover=entry.leftover,
+            players_per_table=entry.players_per_table,
+            rules_json=entry.rules,
+            decks=entry.decks,
+            teams=entry.teams,
+            trumps=entry.trumps,
+            called=entry.called,
+            hands_per_round=entry.hands_per_round,
+            minutes_per_round=entry.minutes_per_round,
+        )
+        for entry in entries
+    )
+    pairs = list(zip(evenings, entries, strict=True))
+    Presence.objects.bulk_create(
+        Presence(evening=evening, player=players[presence.player], present=presence.present)
+        for evening, entry in pairs
+        for presence in entry.presences
+    )
+    rounds = Round.objects.bulk_create(
+        Round(
+            evening=evening,
+            number=played.number,
+            tables=[[players[name].pk for name in table.players] for table in played.tables],
+            sitting_out=[players[name].pk for name in played.sitting_out],
+            started=played.started,
+            ended=played.ended,
+        )
+        for evening, entry in pairs
+        for played in entry.rounds
+    )
+    played = [played for _, entry in pairs for played in entry.rounds]
+    EveningTable.objects.bulk_create(
+        EveningTable(round=made, game_id=games[table.game - 1], number=number, ended=table.ended)
+        for made, entry in zip(rounds, played, strict=True)
+        for number, table in enumerate(entry.tables, start=1)
+        if table.game is not None
+    )
 
 
 def _restamp(rows: list[Hand] | list[ScoringTable], times: list[datetime]) -> None:

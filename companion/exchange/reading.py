@@ -1,8 +1,9 @@
 """Reading an export file in bounded memory, however large or hostile: its bytes checked as UTF-8
 text, its shape measured by a streaming parser (ijson) that builds nothing, then its head (all
 but the games) read and checked, and its games read and checked one at a time by the models of
-`companion.exchange.schema` and `companion.exchange.games` (versions 1 to 3 through
-`companion.exchange.version1`, `companion.exchange.version2` and `companion.exchange.version3`).
+`companion.exchange.schema` and `companion.exchange.games` (versions 1 to 4 through
+`companion.exchange.version1` to `companion.exchange.version4`); each game an evening names is
+checked against its table there.
 No model of the whole file is ever built: a game is read, checked, written and let go."""
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from django.utils.translation import ngettext
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from companion.exchange.errors import ExchangeError, message, show
+from companion.exchange.evenings import MOST_EVENINGS, MOST_PRESENCES, MOST_ROUNDS, unlike
 from companion.exchange.fields import JSON
 from companion.exchange.games import GameEntry
 from companion.exchange.schema import FORMAT, VERSION, ExportHead
 from companion.exchange.version1 import OLD_VERSION, OldHead, old_game_today
 from companion.exchange.version2 import SECOND_VERSION, SecondHead, game_today
 from companion.exchange.version3 import THIRD_VERSION, ThirdHead
+from companion.exchange.version4 import FOURTH_VERSION, FourthHead
 
 # An export holds one object or list per 130 bytes or so; a file packed with empty ones
 # (``[{},{},…]``) would take a worker dozens of times its size to read.
@@ -91,6 +94,7 @@ class GroupExport:
         self.usernames = head.usernames
         self._roster = head.roster
         self._old_roster = ()
+        self._played = head.played
 
     @property
     def name(self) -> str:
@@ -119,6 +123,12 @@ class GroupExport:
             except ValidationError as error:
                 raise ExchangeError(message(error, at=("games", number))) from None
             del game
+            played = self._played.get(number + 1)
+            if played is not None:
+                won = bool(entry.scored.state.winners)
+                wrong = unlike(number + 1, played, entry.table.players, won=won)
+                if wrong:
+                    raise ExchangeError(wrong)
             self.hand_count += len(entry.hands)
             self.usernames |= entry.usernames
             yield entry
@@ -195,6 +205,9 @@ def read(data: bytes | str) -> GroupExport:
         elif version == THIRD_VERSION:
             third = ThirdHead.model_validate(document, context=context)
             head = ExportHead.model_validate(third.today(), context=context)
+        elif version == FOURTH_VERSION:
+            fourth = FourthHead.model_validate(document, context=context)
+            head = ExportHead.model_validate(fourth.today(), context=context)
         else:
             head = ExportHead.model_validate(document, context=context)
     except ValidationError as error:
@@ -259,6 +272,9 @@ def _shape(data: bytes) -> tuple[object, array]:
     top = ijson.ObjectBuilder()
     key = None  # the outermost object's key being read
     log_entries = 0
+    evenings = 0
+    part = None  # the key of the evening being read (its rounds, its list of players)
+    items = 0  # rounds or players of that key so far
     in_games = False
     game = 0  # values of the game being read
     built = 0
@@ -307,6 +323,20 @@ def _shape(data: bytes) -> tuple[object, array]:
                     raise _too_long_a_log()
             if event == "string" and len(value) > MOST_LOG_TEXT:
                 raise _too_long_log_text(value, log_entries)
+        if key == "evenings" and depth >= 2:
+            # An evening's list of players and its rounds are counted as they come.
+            if depth == 2 and event in ITEM_STARTS:
+                evenings += 1
+                if evenings > MOST_EVENINGS:
+                    raise _too_many_evenings()
+            elif depth == 3 and event == "map_key":
+                part, items = value, 0
+            elif depth == 4 and event in ITEM_STARTS and part in ("rounds", "presences"):
+                items += 1
+                if part == "rounds" and items > MOST_ROUNDS:
+                    raise _too_many_in_an_evening(evenings, rounds=True)
+                if part == "presences" and items > MOST_PRESENCES:
+                    raise _too_many_in_an_evening(evenings, rounds=False)
         if event == "start_map" or event == "start_array":
             depth += 1
             if depth > MOST_DEPTH:
@@ -337,8 +367,9 @@ def _shape(data: bytes) -> tuple[object, array]:
         if built > MOST_HEAD_VALUES:
             raise ExchangeError(
                 _(
-                    "The file is not a group export: its group, members, players, scoring tables "
-                    "and log hold more than %(most)s values, far more than an export holds."
+                    "The file is not a group export: its group, members, players, scoring tables, "
+                    "log and evenings hold more than %(most)s values, far more than an export "
+                    "holds."
                 )
                 % {"most": MOST_HEAD_VALUES}
             )
@@ -366,6 +397,30 @@ def _too_long_log_text(text: str, entry: int) -> ExchangeError:
         )
         % {"number": entry, "count": len(text), "most": MOST_LOG_TEXT}
     )
+
+
+def _too_many_evenings() -> ExchangeError:
+    return ExchangeError(
+        _(
+            "The file is not a group export: it holds more than %(most)s evenings, far more "
+            "than a group plays."
+        )
+        % {"most": MOST_EVENINGS}
+    )
+
+
+def _too_many_in_an_evening(number: int, *, rounds: bool) -> ExchangeError:
+    if rounds:
+        text = _(
+            "Evening %(number)s holds more than %(most)s rounds, far more than a club night plays."
+        )
+        most = MOST_ROUNDS
+    else:
+        text = _(
+            "Evening %(number)s lists more than %(most)s players, far more than a club night seats."
+        )
+        most = MOST_PRESENCES
+    return ExchangeError(text % {"number": number, "most": most})
 
 
 def _too_deep() -> ExchangeError:
@@ -451,7 +506,7 @@ def _version(document: dict) -> int:
         # Translators: version is a key of the file.
         raise ExchangeError(_("The file is not a group export: it has no version."))
     version = head.version
-    known = (OLD_VERSION, SECOND_VERSION, THIRD_VERSION, VERSION)
+    known = (OLD_VERSION, SECOND_VERSION, THIRD_VERSION, FOURTH_VERSION, VERSION)
     if isinstance(version, bool) or version not in known:
         raise ExchangeError(
             _(

@@ -1,7 +1,8 @@
-"""The export file, version 4, declared once: each model is a part of the file (its games:
-`companion.exchange.games`), each field a kind of value of `companion.exchange.fields`. The file
-is never validated whole: `ExportHead` is everything but the games, and each game is a
-`GameEntry` of its own (`companion.exchange.reading`)."""
+"""The export file, version 5, declared once: each model is a part of the file (its games:
+`companion.exchange.games`, its evenings: `companion.exchange.evenings`), each field a kind of
+value of `companion.exchange.fields`. The file is never validated whole: `ExportHead` is
+everything but the games, and each game is a `GameEntry` of its own
+(`companion.exchange.reading`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.utils.translation import ngettext
 from pydantic import StrictBool, ValidationInfo, field_validator
 
 from companion.exchange.errors import problem, show
+from companion.exchange.evenings import EveningEntry, Played
 from companion.exchange.fields import (
     JSON,
     GroupName,
@@ -28,7 +30,7 @@ from companion.exchange.fields import (
 from companion.models import GroupAction, Membership
 
 FORMAT = "tractor-companion-group"
-VERSION = 4
+VERSION = 5
 
 
 class GroupPart(Part):
@@ -109,6 +111,7 @@ class ExportHead(Part):
     players: list[PlayerEntry]
     scoring_tables: list[TableEntry]
     log: list[LogEntry]
+    evenings: list[EveningEntry]
     games: list[JSON]
 
     @field_validator("members")
@@ -167,6 +170,30 @@ class ExportHead(Part):
         info.context["roster"] = names
         return players
 
+    @field_validator("evenings")
+    @classmethod
+    def _a_game_a_table(cls, evenings: list[EveningEntry]) -> list[EveningEntry]:
+        """A game is played at one table of one evening at most."""
+        seen: set[int] = set()
+        for number, evening in enumerate(evenings, start=1):
+            for game in evening.game_numbers:
+                if game in seen:
+                    raise problem(
+                        _("Game %(game)s is played at two tables of the evenings."),
+                        number - 1,
+                        game=game,
+                    )
+                seen.add(game)
+        return evenings
+
+    @property
+    def played(self) -> dict[int, Played]:
+        """Where the evenings put the file's games, by their number in the file."""
+        played: dict[int, Played] = {}
+        for number, evening in enumerate(self.evenings, start=1):
+            played.update(evening.games(number))
+        return played
+
     @property
     def name(self) -> str:
         return self.group.name
@@ -194,5 +221,6 @@ class ExportHead(Part):
         """The accounts the file names outside its games: members and players' accounts."""
         names = {member.username for member in self.members}
         names.update(player.user for player in self.players)
+        names.update(name for evening in self.evenings for name in evening.usernames)
         names.discard(None)
         return names

@@ -182,7 +182,7 @@ def _dispute_today(dispute: object) -> object:
 
 
 class OldHead(Part):
-    """A version 1 file but for its games; :meth:`today` is its text as version 4 writes it
+    """A version 1 file but for its games; :meth:`today` is its text as version 5 writes it
     (:func:`old_game_today` reads each game)."""
 
     format: Literal[FORMAT]

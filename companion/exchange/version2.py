@@ -33,7 +33,7 @@ CHANGE_ADDED = {"note": ""}
 
 
 class SecondHead(Part):
-    """A version 2 file but for its games; :meth:`today` is its text as version 4 writes it,
+    """A version 2 file but for its games; :meth:`today` is its text as version 5 writes it,
     through version 3's (:func:`game_today` reads each game)."""
 
     format: Literal[FORMAT]

@@ -17,7 +17,8 @@ from pydantic import model_validator
 
 from companion.exchange.errors import problem
 from companion.exchange.fields import JSON, Part
-from companion.exchange.schema import FORMAT, VERSION
+from companion.exchange.schema import FORMAT
+from companion.exchange.version4 import FOURTH_VERSION, FourthHead
 from companion.models import Membership
 
 THIRD_VERSION = 3
@@ -25,7 +26,8 @@ ADMIN, MEMBER = Membership.Role.ADMIN.value, Membership.Role.MEMBER.value
 
 
 class ThirdHead(Part):
-    """A version 3 file but for its games; :meth:`today` is its text as version 4 writes it."""
+    """A version 3 file but for its games; :meth:`today` is its text as version 5 writes it,
+    through version 4's."""
 
     format: Literal[FORMAT]
     version: Literal[THIRD_VERSION]
@@ -53,7 +55,8 @@ class ThirdHead(Part):
                 {**member, "role": ADMIN if number == first else MEMBER}
                 for number, member in enumerate(members)
             ]
-        return {**dict(self), "members": members, "version": VERSION, "log": []}
+        fourth = {**dict(self), "members": members, "version": FOURTH_VERSION, "log": []}
+        return FourthHead.model_validate(fourth).today()
 
 
 def _earliest(members: list[dict]) -> int | None:

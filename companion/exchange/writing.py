@@ -11,6 +11,7 @@ from typing import TypedDict
 
 from companion.models import (
     Dispute,
+    Evening,
     Game,
     Group,
     GroupChange,
@@ -18,6 +19,7 @@ from companion.models import (
     HandChange,
     Membership,
     Player,
+    Round,
     ScoringTable,
 )
 
@@ -122,6 +124,44 @@ class GameWritten(TypedDict):
     disputes: list[DisputeWritten]
 
 
+class PresenceWritten(TypedDict):
+    player: str
+    present: bool
+
+
+class TablePlayedWritten(TypedDict):
+    players: list[str]
+    game: int | None
+    ended: str | None
+
+
+class RoundWritten(TypedDict):
+    number: int
+    tables: list[TablePlayedWritten]
+    sitting_out: list[str]
+    started: str | None
+    ended: str | None
+
+
+class EveningWritten(TypedDict):
+    created: str
+    created_by: str | None
+    ended: str | None
+    seed: int
+    seating: str
+    leftover: str
+    players_per_table: int
+    rules: dict
+    decks: int | None
+    teams: str
+    trumps: str | list[str]
+    called: int | None
+    hands_per_round: int | None
+    minutes_per_round: int | None
+    presences: list[PresenceWritten]
+    rounds: list[RoundWritten]
+
+
 def isoformat(moment: datetime) -> str:
     """A timestamp as the export file writes it: ISO 8601 in UTC, to the microsecond it holds."""
     return moment.astimezone(UTC).isoformat()
@@ -186,6 +226,60 @@ def log_written(change: GroupChange, games: dict[int, int]) -> LogWritten:
         "game": games.get(change.game_id),
         "before": change.before,
         "after": change.after,
+    }
+
+
+def evening_written(
+    evening: Evening, names: dict[int, str], games: dict[int, int]
+) -> EveningWritten:
+    """The evening as the export file keeps it: players by name (``names``: the roster's, by
+    id) and each table's game by its number in the file (``games``: the group's game ids to
+    their numbers); prefetch its presences and its rounds' tables when exporting many."""
+    return {
+        "created": isoformat(evening.created),
+        "created_by": _username(evening.created_by),
+        "ended": _isoformat_or_none(evening.ended),
+        "seed": evening.seed,
+        "seating": evening.seating,
+        "leftover": evening.leftover,
+        "players_per_table": evening.players_per_table,
+        "rules": evening.rules_json,
+        "decks": evening.decks,
+        "teams": evening.teams,
+        "trumps": evening.trumps,
+        "called": evening.called,
+        "hands_per_round": evening.hands_per_round,
+        "minutes_per_round": evening.minutes_per_round,
+        "presences": [
+            {"player": names[presence.player_id], "present": presence.present}
+            for presence in sorted(evening.presences.all(), key=attrgetter("pk"))
+        ],
+        "rounds": [
+            round_written(played, names, games)
+            for played in sorted(evening.rounds.all(), key=attrgetter("number"))
+        ],
+    }
+
+
+def round_written(played: Round, names: dict[int, str], games: dict[int, int]) -> RoundWritten:
+    """A round of an evening: its seating by name, each table's game by number in the file."""
+    at = {table.number: table for table in played.tables_played.all()}
+    tables: list[TablePlayedWritten] = []
+    for number, seated in enumerate(played.tables, start=1):
+        table = at.get(number)
+        tables.append(
+            {
+                "players": [names[pk] for pk in seated],
+                "game": None if table is None else games[table.game_id],
+                "ended": None if table is None else _isoformat_or_none(table.ended),
+            }
+        )
+    return {
+        "number": played.number,
+        "tables": tables,
+        "sitting_out": [names[pk] for pk in played.sitting_out],
+        "started": _isoformat_or_none(played.started),
+        "ended": _isoformat_or_none(played.ended),
     }
 
 

@@ -91,7 +91,7 @@ TRICK = {
 # hands (the second's trump corrected), a dispute saved to hand 2.
 DOCUMENT = {
     "format": "tractor-companion-group",
-    "version": 4,
+    "version": 5,
     "group": {
         "name": "Thursday Tractor",
         "created": "2025-01-02T18:00:00+00:00",
@@ -107,6 +107,7 @@ DOCUMENT = {
     ],
     "scoring_tables": [{"rules": HOUSE, "updated": "2025-01-09T20:00:00.250000+00:00"}],
     "log": [],
+    "evenings": [],
     "games": [
         {
             "created": THURSDAY,
@@ -291,12 +292,21 @@ def pairs_game(start_game, eight, user) -> Game:
     return game
 
 
+def version_4(data: dict) -> dict:
+    """A version 5 document as version 4 wrote it: no evenings (a copy)."""
+    data = copy.deepcopy(data)
+    data["version"] = 4
+    del data["evenings"]
+    return data
+
+
 def version_2(data: dict) -> dict:
-    """A version 4 document as version 2 wrote it, without what confirmation, roles and the
-    group's log added."""
+    """A version 5 document as version 2 wrote it, without what confirmation, roles, the
+    group's log and club nights added."""
     data["version"] = 2
     del data["group"]["hands_need_confirmation"]
     del data["log"]
+    del data["evenings"]
     for member in data["members"]:
         del member["role"]
     for game in data["games"]:

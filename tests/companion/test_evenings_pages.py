@@ -484,18 +484,16 @@ def test_it_lists_the_groups_evenings_as_units_of_its_history(member, night, sta
     assert "2 games" in history or "2 game" in history
 
 
-def test_it_exports_an_evenings_games_as_ordinary_games_of_version_4(
-    night, start_evening, user, group
-):
+def test_it_exports_an_evening_with_its_games_in_version_5(night, start_evening, user, group):
     evening = start_evening(night)
     game = evening.start_round().tables_played.first().game
     record(game, user, points=0)
     evening.next_round()
     exported = json.loads(exchange.dumps(group))
-    assert exported["version"] == 4
+    assert exported["version"] == 5
     assert len(exported["games"]) == 2
-    assert "evening" not in json.dumps(exported)
+    assert [table["game"] for table in exported["evenings"][0]["rounds"][0]["tables"]] == [1, 2]
     copy_ = import_text(exchange.dumps(group), name="Copy", members=[user])
     assert copy_.games.count() == 2
-    assert not copy_.evenings.exists()
+    assert copy_.evenings.get().rounds.count() == 2
     assert sum(game.hands.count() for game in copy_.games.all()) == 1

@@ -40,15 +40,16 @@ def test_it_writes_a_csv_row_per_hand_with_scorings_results(member, group, start
     rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert rows[0] == list(exchange.CSV_COLUMNS)
     assert rows[0] == [
-        "game", "date", "rules", "teams", "decks", "seat_1", "seat_2", "seat_3", "seat_4",
-        "seat_5", "seat_6", "seat_7", "seat_8", "hand", "declarer", "friends", "bid", "trump",
+        "game", "date", "evening", "round", "table", "rules", "teams", "decks", "seat_1",
+        "seat_2", "seat_3", "seat_4", "seat_5", "seat_6", "seat_7", "seat_8", "hand",
+        "declarer", "friends", "bid", "trump",
         "kitty_cards", "kitty_points", "opponent_points", "last_trick_winner",
         "last_trick_format", "last_trick_cards", "declarer_cards_taken_back",
         "opponent_cards_taken_back", "declarers", "opponents", "opponent_total", "winner",
         "level_1", "level_2", "level_3", "level_4", "level_5", "level_6", "level_7", "level_8",
     ]  # fmt: skip
-    table = [str(game.pk), game.created.date().isoformat(), "standard", "partners", "2",
-             "Mei", "Jun", "Lin", "Hao", "", "", "", ""]  # fmt: skip
+    table = [str(game.pk), game.created.date().isoformat(), "", "", "", "standard", "partners",
+             "2", "Mei", "Jun", "Lin", "Hao", "", "", "", ""]  # fmt: skip
     assert rows[1:] == [
         [*table, "1", "Mei", "", "one", "H", "", "10", "45", "declarers", "single", "1", "0",
          "0", "Mei, Lin", "Jun, Hao", "45", "declarers", "3", "2", "3", "2", "", "", "", ""],

@@ -40,7 +40,7 @@ def test_an_export_from_before_confirmations_reads_as_the_migration_reads_old_ha
     group = import_text(EIGHT_SEAT_V2.read_bytes(), members=[user])
 
     exported = exchange.export_group(group)
-    assert exported["version"] == 4
+    assert exported["version"] == 5
     assert exported["group"] == {**old["group"], "hands_need_confirmation": False}
     assert [[hand["created"] for hand in game["hands"]] for game in exported["games"]] == [
         [hand["created"] for hand in game["hands"]] for game in old["games"]
@@ -57,7 +57,7 @@ def test_an_export_of_the_four_seat_days_imports_in_todays_form(user):
 
     exported = exchange.export_group(group)
     standard, kawu, aces = exported["games"]
-    assert exported["version"] == 4
+    assert exported["version"] == 5
     assert exported["group"]["hands_need_confirmation"] is False
     assert all(hand.items() >= UNCONFIRMED.items() for hand in standard["hands"])
     # North, West, South, East: play order; partners 0+2 (north-south) against 1+3.

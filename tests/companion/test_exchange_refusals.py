@@ -47,8 +47,8 @@ BAD = [
     ),
     (
         "a later version",
-        _set("version", 5),
-        "The file is version 5 of the export format, and this server reads versions 1 to 4.",
+        _set("version", 6),
+        "The file is version 6 of the export format, and this server reads versions 1 to 5.",
     ),
     ("no version", _set("version", KeyError), "The file is not a group export: it has no version."),
     ("no games", _set("games", KeyError), "The key games is missing."),

@@ -76,7 +76,7 @@ def test_it_exports_a_game_recorded_at_the_table(group, start_game, user):
 
     exported = exchange.export_group(group)
 
-    assert exported["version"] == 4
+    assert exported["version"] == 5
     assert exported["members"] == [
         {
             "username": "mei",
