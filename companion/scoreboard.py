@@ -24,6 +24,7 @@ from companion.models import (
     GameSummary,
     Hand,
     HandChange,
+    evenings,
 )
 from scoring.cards import Rank, Suit
 from scoring.game import Game as ScoredGame
@@ -80,6 +81,11 @@ def board(game: Game, hands: list[Hand]) -> dict:
     }
 
 
+def _round_played(game: Game, count: int) -> str:
+    closed = evenings.closed_for_hands(game, count)
+    return closed.in_words() if closed is not None and closed.limit else ""
+
+
 def latest_board(game: Game) -> dict:
     """The scoreboard of the game's latest hands as the page shows it. Its HTML is the same for
     every viewer at the same game version, scorekeeper or watcher, and costs more than the rest
@@ -101,6 +107,8 @@ def latest_board(game: Game) -> dict:
         "rules": made["scored"].setup.rules.name,
         "count": made["count"],
         "game_over": made["state"].game_over,
+        # A club night's table that has played the round's hands: why it takes no more.
+        "round_played": _round_played(game, made["count"]),
         "first_shown": made["first_shown"],
         "earlier_hands": made["earlier_hands"],
         **{

@@ -531,14 +531,22 @@ def refuse_win(game: Game, played: ScoredGame) -> None:
 def refuse_hand(game: Game, count: int) -> None:
     """Raise GameEnded if ``game``, with ``count`` hands, takes no more: the evening ended it,
     or its table has played the hands the evening gives a round."""
+    closed = closed_for_hands(game, count)
+    if closed is not None:
+        raise closed
+
+
+def closed_for_hands(game: Game, count: int) -> GameEnded | None:
+    """Why ``game``, with ``count`` hands, takes no more (see :func:`refuse_hand`), or None."""
     table = _table_of(game)
     if table is None:
-        return
+        return None
     if table.ended is not None:
-        raise GameEnded(game, table)
+        return GameEnded(game, table)
     limit = table.round.evening.hands_per_round
     if limit and count >= limit:
-        raise GameEnded(game, table, limit=True)
+        return GameEnded(game, table, limit=True)
+    return None
 
 
 def ratings_of(group_id: int, players: list[int]) -> dict[int, float]:

@@ -329,6 +329,20 @@ def test_it_stops_a_table_at_the_rounds_hands(member, night, start_evening, user
     assert "This table has played the round's 2 hands" in text(response)
 
 
+def test_it_shows_a_table_that_played_the_rounds_hands_why_instead_of_record_a_hand(
+    member, night, start_evening, user
+):
+    evening = start_evening(night, hands_per_round=2)
+    game = evening.start_round().tables_played.first().game
+    record(game, user)
+    page = text(member.get(game.get_absolute_url()))
+    assert "Record a hand" in page
+    record(game, user, declarer=2)
+    page = text(member.get(game.get_absolute_url()))
+    assert "This table has played the round's 2 hands" in page
+    assert "Record a hand" not in page
+
+
 def test_it_counts_a_cut_short_game_for_levels_and_hands_not_as_won_nor_rated(
     night, start_evening, user, group
 ):
