@@ -36,14 +36,12 @@ from pathlib import Path
 
 from served import (
     Goals,
-    NoPostgreSQL,
     Phone,
     code_version,
-    collect_static,
     kept_builds,
     median_ms,
     newest_postgresql,
-    postgresql,
+    on_both_databases,
     production_environment,
     production_server,
 )
@@ -68,22 +66,7 @@ HAND = {
 def main() -> int:
     if len(sys.argv) > 1:  # one database, in a process of its own: Django reads settings once
         return measure(sys.argv[1])
-    collect_static()
-    goals = Goals()
-    failed = 0
-    with tempfile.TemporaryDirectory(prefix="tractor-bench-") as folder:
-        failed |= in_child(f"sqlite:///{Path(folder) / 'pages.sqlite3'}")
-    try:
-        with postgresql() as database:
-            failed |= in_child(database)
-    except NoPostgreSQL as error:
-        print("\n== PostgreSQL ==")
-        goals.miss("pages and saves on PostgreSQL", f"PostgreSQL could not start: {error}")
-    return failed | goals.status()
-
-
-def in_child(database: str) -> int:
-    return subprocess.run([sys.executable, __file__, database], check=False).returncode
+    return on_both_databases(__file__, "pages", "pages and saves")
 
 
 def measure(database: str) -> int:

@@ -30,7 +30,6 @@ import os
 import random
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -42,12 +41,10 @@ from bench_scoreboard import HAND, poller
 from served import (
     PASSWORD,
     Goals,
-    NoPostgreSQL,
     Phone,
     Server,
-    collect_static,
     median_ms,
-    postgresql,
+    on_both_databases,
     production_environment,
     production_server,
 )
@@ -64,23 +61,7 @@ TABLE_HANDS = re.compile(r'id="table-(\d+)".*?class="[^"]*table-hands">(\d+) han
 def main() -> int:
     if len(sys.argv) > 1:  # one database, in a process of its own: Django reads settings once
         return measure(sys.argv[1])
-    collect_static()
-    failed = 0
-    with tempfile.TemporaryDirectory(prefix="tractor-bench-") as folder:
-        failed |= in_child(f"sqlite:///{Path(folder) / 'room.sqlite3'}")
-    try:
-        with postgresql() as database:
-            failed |= in_child(database)
-    except NoPostgreSQL as error:
-        print("\n== PostgreSQL ==")
-        goals = Goals()
-        goals.miss("the room screen on PostgreSQL", f"PostgreSQL could not start: {error}")
-        failed |= goals.status()
-    return failed
-
-
-def in_child(database: str) -> int:
-    return subprocess.run([sys.executable, __file__, database], check=False).returncode
+    return on_both_databases(__file__, "room", "the room screen")
 
 
 def measure(database: str) -> int:

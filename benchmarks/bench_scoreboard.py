@@ -30,7 +30,6 @@ import os
 import random
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -41,12 +40,10 @@ from pathlib import Path
 from served import (
     PASSWORD,
     Goals,
-    NoPostgreSQL,
     Phone,
     Server,
-    collect_static,
     median_ms,
-    postgresql,
+    on_both_databases,
     production_environment,
     production_server,
 )
@@ -72,23 +69,7 @@ HAND = {
 def main() -> int:
     if len(sys.argv) > 1:  # one database, in a process of its own: Django reads settings once
         return measure(sys.argv[1])
-    collect_static()
-    failed = 0
-    with tempfile.TemporaryDirectory(prefix="tractor-bench-") as folder:
-        failed |= in_child(f"sqlite:///{Path(folder) / 'scoreboard.sqlite3'}")
-    try:
-        with postgresql() as database:
-            failed |= in_child(database)
-    except NoPostgreSQL as error:
-        print("\n== PostgreSQL ==")
-        goals = Goals()
-        goals.miss("the scoreboard on PostgreSQL", f"PostgreSQL could not start: {error}")
-        failed |= goals.status()
-    return failed
-
-
-def in_child(database: str) -> int:
-    return subprocess.run([sys.executable, __file__, database], check=False).returncode
+    return on_both_databases(__file__, "scoreboard", "the scoreboard")
 
 
 def measure(database: str) -> int:

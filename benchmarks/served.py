@@ -169,6 +169,29 @@ def kept_builds() -> Path:
 # The production server
 
 
+def on_both_databases(script: str, name: str, what: str) -> int:
+    """Run ``script``'s measures on SQLite, then on a throwaway PostgreSQL, each in a process
+    of its own (Django reads its settings once): ``script <database URL>``. A PostgreSQL that
+    cannot start is a miss of ``what``, said in words. 1 if any goal was missed."""
+    collect_static()
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="tractor-bench-") as folder:
+        failed |= _in_child(script, f"sqlite:///{Path(folder) / f'{name}.sqlite3'}")
+    try:
+        with postgresql() as database:
+            failed |= _in_child(script, database)
+    except NoPostgreSQL as error:
+        print("\n== PostgreSQL ==")
+        goals = Goals()
+        goals.miss(f"{what} on PostgreSQL", f"PostgreSQL could not start: {error}")
+        failed |= goals.status()
+    return failed
+
+
+def _in_child(script: str, database: str) -> int:
+    return subprocess.run([sys.executable, script, database], check=False).returncode
+
+
 def production_environment(
     database_url: str, settings: str = "companion.settings"
 ) -> dict[str, str]:
