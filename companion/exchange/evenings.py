@@ -21,6 +21,7 @@ from companion.exchange.fields import (
     OptionalMoment,
     OptionalUsername,
     Part,
+    RosterName,
     Rules,
 )
 from companion.models import Evening
@@ -60,18 +61,8 @@ class Played:
 class PresenceEntry(Part):
     """A player on the evening's list: present, or gone since."""
 
-    player: str
+    player: RosterName
     present: StrictBool
-
-    @field_validator("player", mode="plain")
-    @classmethod
-    def _on_the_roster(cls, name: object, info: ValidationInfo) -> str:
-        roster = info.context.get("roster", ())  # none where the roster itself is wrong
-        if not isinstance(name, str) or (roster and name not in roster):
-            raise problem(
-                _("%(key)s must be a name on the roster, not %(value)s."), value=show(name)
-            )
-        return name
 
 
 class TablePlayed(Part):

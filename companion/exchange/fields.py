@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from django.utils.translation import gettext as _
-from pydantic import BaseModel, ConfigDict, PlainValidator
+from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationInfo
 
 from companion.exchange.errors import in_words, problem, show
 from companion.models import FLAG_NOTE_LENGTH, Group, GroupChange, Player
@@ -66,6 +66,13 @@ def _name(value: object) -> str:
         raise problem(
             _("The name %(name)s has spaces at its ends, or two spaces in a row."), name=show(name)
         )
+    return name
+
+
+def _on_the_roster(name: object, info: ValidationInfo) -> str:
+    roster = (info.context or {}).get("roster", ())  # none where the roster itself is wrong
+    if not isinstance(name, str) or (roster and name not in roster):
+        raise problem(_("%(key)s must be a name on the roster, not %(value)s."), value=show(name))
     return name
 
 
@@ -181,6 +188,8 @@ Username = Annotated[str, PlainValidator(_username)]
 OptionalUsername = Annotated[str | None, PlainValidator(_optional_username)]
 GroupName = Annotated[str, PlainValidator(text(GROUP_NAME_LENGTH))]
 PlayerName = Annotated[str, PlainValidator(_name)]
+# A player of the file's roster, by name (the roster comes as the validation's context).
+RosterName = Annotated[str, PlainValidator(_on_the_roster)]
 Moment = Annotated[datetime, PlainValidator(_moment)]
 OptionalMoment = Annotated[datetime | None, PlainValidator(_optional_moment)]
 FlagNote = Annotated[str, PlainValidator(text(FLAG_NOTE_LENGTH, empty=True))]

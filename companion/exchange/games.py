@@ -17,8 +17,6 @@ from pydantic import (
     PrivateAttr,
     StrictBool,
     StrictInt,
-    ValidationInfo,
-    field_validator,
     model_validator,
 )
 
@@ -37,6 +35,7 @@ from companion.exchange.fields import (
     OptionalUsername,
     Part,
     PlainObject,
+    RosterName,
     Rules,
     Snapshot,
 )
@@ -84,18 +83,8 @@ CONFIRMATION_ACCOUNTS = ("entered_by", "confirmed_by", "flagged_by")
 
 
 class SeatEntry(Part):
-    player: str
+    player: RosterName
     level: Level
-
-    @field_validator("player", mode="plain")
-    @classmethod
-    def _on_the_roster(cls, name: object, info: ValidationInfo) -> str:
-        roster = info.context.get("roster", ())  # none where the roster itself is wrong
-        if not isinstance(name, str) or (roster and name not in roster):
-            raise problem(
-                _("%(key)s must be a name on the roster, not %(value)s."), value=show(name)
-            )
-        return name
 
 
 class HandEntry(Part):
