@@ -10,13 +10,13 @@ from datetime import datetime
 from typing import Literal
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from pydantic import StrictBool, StrictInt, ValidationInfo, field_validator, model_validator
+from pydantic import StrictBool, StrictInt, field_validator, model_validator
 
 from companion.display import either, joined
 from companion.exchange.errors import in_words, problem, show
 from companion.exchange.fields import (
     JSON,
+    FileGame,
     Moment,
     OptionalMoment,
     OptionalUsername,
@@ -71,7 +71,7 @@ class TablePlayed(Part):
     evening ended that game (null unless the round cut it short)."""
 
     players: list[str]
-    game: int | None
+    game: FileGame
     ended: OptionalMoment
 
     @field_validator("players", mode="plain")
@@ -87,23 +87,6 @@ class TablePlayed(Part):
                 count=len(names),
             )
         return names
-
-    @field_validator("game", mode="plain")
-    @classmethod
-    def _a_game_of_the_file(cls, number: object, info: ValidationInfo) -> int | None:
-        games = info.context.get("games", 0)
-        whole = isinstance(number, int) and not isinstance(number, bool)
-        if number is not None and not (whole and 1 <= number <= games):
-            raise problem(
-                # Translators: %(games)s counts the file's games ("3 games").
-                _(
-                    "%(key)s must be null or the number of a game of the file (it has "
-                    "%(games)s), not %(value)s."
-                ),
-                games=ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
-                value=show(number),
-            )
-        return number
 
     @model_validator(mode="after")
     def _ended_with_a_game(self) -> TablePlayed:

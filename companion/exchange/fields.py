@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationInfo
 
 from companion.exchange.errors import in_words, problem, show
@@ -74,6 +75,22 @@ def _on_the_roster(name: object, info: ValidationInfo) -> str:
     if not isinstance(name, str) or (roster and name not in roster):
         raise problem(_("%(key)s must be a name on the roster, not %(value)s."), value=show(name))
     return name
+
+
+def _a_game_of_the_file(number: object, info: ValidationInfo) -> int | None:
+    games = (info.context or {}).get("games", 0)
+    whole = isinstance(number, int) and not isinstance(number, bool)
+    if number is not None and not (whole and 1 <= number <= games):
+        raise problem(
+            # Translators: %(games)s counts the file's games ("3 games").
+            _(
+                "%(key)s must be null or the number of a game of the file (it has "
+                "%(games)s), not %(value)s."
+            ),
+            games=ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
+            value=show(number),
+        )
+    return number
 
 
 def _moment(value: object) -> datetime:
@@ -190,6 +207,8 @@ GroupName = Annotated[str, PlainValidator(text(GROUP_NAME_LENGTH))]
 PlayerName = Annotated[str, PlainValidator(_name)]
 # A player of the file's roster, by name (the roster comes as the validation's context).
 RosterName = Annotated[str, PlainValidator(_on_the_roster)]
+# A game of the file by its number in ``games`` from 1, or null (the count comes as context).
+FileGame = Annotated[int | None, PlainValidator(_a_game_of_the_file)]
 Moment = Annotated[datetime, PlainValidator(_moment)]
 OptionalMoment = Annotated[datetime | None, PlainValidator(_optional_moment)]
 FlagNote = Annotated[str, PlainValidator(text(FLAG_NOTE_LENGTH, empty=True))]

@@ -10,13 +10,13 @@ from datetime import datetime
 from typing import Literal
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from pydantic import StrictBool, ValidationInfo, field_validator
 
 from companion.exchange.errors import problem, show
 from companion.exchange.evenings import EveningEntry, Played
 from companion.exchange.fields import (
     JSON,
+    FileGame,
     GroupName,
     LogDetail,
     Moment,
@@ -55,7 +55,7 @@ class LogEntry(Part):
     by_name: RecordedName
     member_name: RecordedName
     player: str | None
-    game: int | None
+    game: FileGame
     before: LogDetail
     after: LogDetail
 
@@ -68,23 +68,6 @@ class LogEntry(Part):
                 _("%(key)s must be null or a name on the roster, not %(value)s."), value=show(name)
             )
         return name
-
-    @field_validator("game", mode="plain")
-    @classmethod
-    def _a_game_of_the_file(cls, number: object, info: ValidationInfo) -> int | None:
-        games = info.context.get("games", 0)
-        whole = isinstance(number, int) and not isinstance(number, bool)
-        if number is not None and not (whole and 1 <= number <= games):
-            raise problem(
-                # Translators: %(games)s counts the file's games ("3 games").
-                _(
-                    "%(key)s must be null or the number of a game of the file (it has "
-                    "%(games)s), not %(value)s."
-                ),
-                games=ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
-                value=show(number),
-            )
-        return number
 
 
 class PlayerEntry(Part):
