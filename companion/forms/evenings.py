@@ -22,13 +22,30 @@ from scoring.evenings import MAX_EVENING_PLAYERS, table_sizes
 from scoring.table import MIN_PLAYERS
 
 
+class RosterTicks(forms.ModelMultipleChoiceField):
+    """Players ticked on the group's roster. A value that is none of its players is refused
+    before it reaches the database (a number past the database's integers would break the
+    query)."""
+
+    def _check_values(self, value):
+        roster = {str(pk) for pk in self.queryset.values_list("pk", flat=True)}
+        for ticked in value:
+            if str(ticked) not in roster:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": ticked},
+                )
+        return super()._check_values(value)
+
+
 class EveningForm(forms.Form):
     """The players present (ticked on the roster) and the shape of every table: players per
     table, the teams, the rules, decks and trump; the seating rule, what happens to players
     who don't fill a table, and a round's limits. ``start_args()`` is what
     :meth:`Evening.start` takes."""
 
-    present = forms.ModelMultipleChoiceField(
+    present = RosterTicks(
         label=_("Who is here"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,
