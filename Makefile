@@ -66,7 +66,7 @@ load: install
 # words are the strings themselves; every catalogue is then compiled into the django.mo files
 # that are committed, so running the app needs no gettext. Needs GNU gettext (apt-get install
 # gettext).
-LANGUAGES := zh_Hans en fr es pt
+LANGUAGES := zh_Hans en fr es pt_BR
 EN_PO := locale/en/LC_MESSAGES/django.po
 messages: export DEBUG = true
 messages: install

@@ -224,7 +224,7 @@ LANGUAGES = [
     ("en", _("English")),
     ("fr", _("French")),
     ("es", _("Spanish")),
-    ("pt", _("Portuguese")),
+    ("pt-br", _("Brazilian Portuguese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # A visitor's choice outlives the browser's session; no script reads it.

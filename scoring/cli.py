@@ -305,14 +305,20 @@ def main(argv: list[str], stdin: TextIO | None = None, locale: Path = LOCALE) ->
 
 
 def catalogue(lang: str, locale: Path = LOCALE) -> stdlib_gettext.NullTranslations:
-    """The web app's catalogue for ``lang`` (Django's language code: ``fr``, ``zh-hans``), or
-    English (no translation) where ``locale`` holds none.
+    """The web app's catalogue for ``lang`` (Django's language code: ``fr``, ``zh-hans``,
+    ``pt-br``), or English (no translation) where ``locale`` holds none.
 
     >>> catalogue("xx", Path("/nowhere")).gettext("Band {band} ends before it starts.")
     'Band {band} ends before it starts.'
     """
+    wanted = to_locale(lang)
+    # A language without its country reads that language's catalogue (``pt`` reads ``pt_BR``),
+    # as Django picks for a browser.
+    variants = (
+        sorted(str(path.name) for path in locale.glob(f"{wanted}_*")) if "_" not in wanted else []
+    )
     return stdlib_gettext.translation(
-        "django", localedir=locale, languages=[to_locale(lang)], fallback=True
+        "django", localedir=locale, languages=[wanted, *variants], fallback=True
     )
 
 

@@ -18,7 +18,7 @@ import polib
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("zh_Hans", "en", "fr", "es", "pt")
+LANGUAGES = ("zh_Hans", "en", "fr", "es", "pt_BR")
 # What `make messages` reads and writes.
 SOURCES = ("companion", "scoring", "templates", "manage.py", "locale")
 MAKEMESSAGES = [

@@ -862,7 +862,7 @@ def test_a_correction_of_a_deleted_hand_is_answered_as_unstorable_in_words(clien
     assert (response.status_code, response.text) == (409, "Hand 2 was deleted since.")
 
 
-@pytest.mark.parametrize("language", ["en", "fr", "es", "pt", "zh-hans"])
+@pytest.mark.parametrize("language", ["en", "fr", "es", "pt-br", "zh-hans"])
 def test_the_history_speaks_the_players_words_and_names_in_every_language(
     client, game, players, user, language
 ):

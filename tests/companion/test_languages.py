@@ -4,7 +4,8 @@ one, the pick kept in a cookie and, for an account, brought back by a login on a
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import translation
 from django.views.defaults import server_error
@@ -40,6 +41,15 @@ def test_it_speaks_the_browsers_language(client):
         assert translation.gettext("Log in") in response.text
 
 
+@pytest.mark.parametrize("asked", ["pt-PT,pt;q=0.9", "pt", "pt-BR"])
+def test_a_portuguese_browser_reads_brazilian_portuguese(client, asked):
+    response = client.get("/", headers={"Accept-Language": asked})
+
+    assert html_lang(response.text) == "pt-br"
+    with translation.override("pt-br"):
+        assert translation.gettext("Log in") in response.text
+
+
 def test_it_lists_each_language_in_its_own_words_and_comes_back_here(client):
     page = client.get("/dispute/?cards=4").text
 
@@ -48,7 +58,7 @@ def test_it_lists_each_language_in_its_own_words_and_comes_back_here(client):
         ("en", "English"),
         ("fr", "français"),
         ("es", "español"),
-        ("pt", "Português"),
+        ("pt-br", "Português Brasileiro"),
     ):
         assert f'<option value="{code}" lang="{code}"' in page
         assert f">{name}</option>" in page
@@ -71,7 +81,7 @@ def test_it_switches_without_javascript_and_returns_to_the_page(client):
 
 
 def test_a_visitors_choice_is_kept_for_a_year(client):
-    response = client.post(SWITCH, {"language": "pt", "next": "/"})
+    response = client.post(SWITCH, {"language": "pt-br", "next": "/"})
 
     cookie = response.cookies[COOKIE]
     assert cookie["max-age"] == 365 * 24 * 60 * 60
@@ -81,7 +91,7 @@ def test_a_visitors_choice_is_kept_for_a_year(client):
 
 
 def test_it_remembers_an_accounts_choice(member, user):
-    member.post(SWITCH, {"language": "pt", "next": "/"})
+    member.post(SWITCH, {"language": "pt-br", "next": "/"})
     member.post(SWITCH, {"language": "zh-hans", "next": "/"})
 
     assert AccountLanguage.objects.get(user=user).code == "zh-hans"
@@ -186,3 +196,19 @@ def test_the_server_error_page_offers_no_switch_it_could_not_post(rf):
 def test_the_database_holds_only_the_sites_languages(user):
     with pytest.raises(IntegrityError):
         AccountLanguage.objects.create(user=user, code="de")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_account_that_read_portuguese_reads_brazilian_portuguese_after_the_migration(user):
+    executor = MigrationExecutor(connection)
+    before = [("companion", "0022_trump_declared")]
+    executor.migrate(before)
+    old_language = executor.loader.project_state(before).apps.get_model(
+        "companion", "AccountLanguage"
+    )
+    old_language.objects.create(user_id=user.pk, code="pt")
+
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    assert AccountLanguage.objects.get(user=user).code == "pt-br"

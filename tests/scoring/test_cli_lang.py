@@ -156,3 +156,15 @@ def test_lang_without_a_language_shows_the_usage(capsys, locale) -> None:
 
     assert code == 2
     assert err.startswith("usage: python -m scoring [--lang LANG] ")
+
+
+def test_a_language_without_its_country_reads_that_languages_catalogue(capsys, locale) -> None:
+    """As Portuguese reads the Brazilian catalogue (``pt`` finds ``pt_BR``)."""
+    (locale / "fr").rename(locale / "fr_CA")
+
+    for asked in ("fr", "fr-ca"):
+        code, out, _ = run(capsys, locale, "--lang", asked, "settle", request=SETTLE)
+        assert code == 0
+        assert json.loads(out)["explanation"].startswith("Défenseurs 65 + talon 20 × 4")
+    _, out, _ = run(capsys, locale, "--lang", "fr-be", "settle", request=SETTLE)
+    assert json.loads(out)["explanation"] == ENGLISH_EXPLANATION
