@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -37,6 +38,18 @@ def either(names: Sequence[object]) -> str:
     """Names as a choice between them, in the reader's language: ``Jun or Hao``,
     ``Mei, Lin or Wei``."""
     return listed([str(name) for name in names], either=True).in_words(gettext, ngettext)
+
+
+def together(players: Iterable[object]) -> str:
+    """A team's players as its name, the same in every language and on every page (a label, a
+    chart's legend, a list): ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``. A sentence about them
+    says ``joined``."""
+    return get_text_list([str(player) for player in players], "&")
+
+
+def team(seats: Iterable[int], players: Sequence[object]) -> str:
+    """Seats as the name of their team (``players`` in play order): ``Mei & Lin``."""
+    return together(players[seat] for seat in seats)
 
 
 def names(seats: Iterable[int], players: Sequence[object]) -> str:

@@ -8,7 +8,7 @@ from django import template
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from companion.display import card_label, joined, level, names, rules_title, suit_symbol
+from companion.display import card_label, joined, level, names, rules_title, suit_symbol, team
 from companion.forms.choices import FORMAT_CHOICES, SIDE_CHOICES
 from companion.models import Hand
 from scoring.cards import Card
@@ -20,6 +20,7 @@ register = template.Library()
 register.filter(level)
 register.filter(rules_title)
 register.filter(names)
+register.filter(team)
 register.filter(suit_symbol)
 
 

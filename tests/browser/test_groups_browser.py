@@ -132,7 +132,7 @@ def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, scre
     expect(phone.locator("#id_seat_4")).not_to_have_class(re.compile("is-invalid"))  # settled
     # Thursday rules rotate the start (open-ladder's way): nobody bids for hand 1.
     phone.get_by_label("Who starts hand 1").select_option(label="Jun")
-    phone.locator("#table-summary").get_by_text("Mei and Lin against Jun and Zoe.").wait_for()
+    phone.locator("#table-summary").get_by_text("Mei & Lin against Jun & Zoe.").wait_for()
     assert small_targets(phone) == []
     phone.wait_for_timeout(200)  # the border's colour transition
     screenshot(phone, "6-game-new")

@@ -169,7 +169,7 @@ def test_eight_partners_play_with_four_decks(phone, live_server, group, screensh
     seat(phone, CAST)
     summary = phone.locator("#table-summary")
     summary.get_by_text("8 players with 4 decks: 26 cards each, a kitty of 8.").wait_for()
-    summary.get_by_text("Mei, Lin, Wei and Zhao").wait_for()
+    summary.get_by_text("Mei, Lin, Wei & Zhao").wait_for()
     screenshot(phone, "new-game")
     phone.get_by_role("button", name="Start the game").click()
     phone.wait_for_url("**/games/*/")

@@ -111,8 +111,8 @@ def test_it_shows_the_table_the_choices_make_as_they_change(member, url, everyon
 
     assert response.text.lstrip().startswith('<section id="table-summary"')
     assert "6 players with 3 decks: 26 cards each, a kitty of 6." in response.text
-    assert "Mei, Lin and Wei" in response.text
-    assert "Jun, Hao and Yan" in response.text
+    assert "Mei, Lin &amp; Wei" in response.text
+    assert "Jun, Hao &amp; Yan" in response.text
     assert not Game.objects.exists()
 
 
