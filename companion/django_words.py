@@ -1,9 +1,9 @@
-"""Django's own sentences that the app's pages show: the sign-up, log-in and password pages' labels
-and refusals, and the form errors Django writes. They are marked here so that the app's
-catalogues carry them (``make messages`` finds them) in the app's words and register: the app's
-catalogues come before Django's (LOCALE_PATHS), so one page speaks one language in one register
-(tú in Spanish, 你 in Chinese, "senha" in Portuguese) even where Django's catalogue speaks
-another or lacks the sentence (its Chinese one has an outdated "password too short").
+"""Django's own words that the app's pages show: the sign-up, log-in and password pages' labels and
+refusals, the form errors Django writes, and the months in dates. They are marked here so that
+the app's catalogues carry them (``make messages`` finds them) in the app's words and register:
+the app's catalogues come before Django's (LOCALE_PATHS), so one page speaks one language in one
+register (tú in Spanish, 你 in Chinese, "senha" in Portuguese) even where Django's catalogue
+speaks another or lacks the sentence (its Chinese one has an outdated "password too short").
 
 Nothing imports this module at run time: Django translates these strings where it uses them.
 tests/companion/test_django_words.py checks that Django still uses each one, word for word."""
@@ -69,4 +69,18 @@ DJANGO_WORDS = (
     gettext_noop("Your password can’t be a commonly used password."),
     gettext_noop("This password is entirely numeric."),
     gettext_noop("Your password can’t be entirely numeric."),
+    # The months in dates (django/utils/dates.py): Brazilian Portuguese writes them in lower case
+    # ("1 de dezembro de 2026"), where Django's catalogue capitalizes them.
+    gettext_noop("January"),
+    gettext_noop("February"),
+    gettext_noop("March"),
+    gettext_noop("April"),
+    gettext_noop("May"),
+    gettext_noop("June"),
+    gettext_noop("July"),
+    gettext_noop("August"),
+    gettext_noop("September"),
+    gettext_noop("October"),
+    gettext_noop("November"),
+    gettext_noop("December"),
 )

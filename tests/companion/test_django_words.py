@@ -4,6 +4,7 @@ Portuguese the password is a "senha" in every line."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from html import unescape
 from pathlib import Path
@@ -12,6 +13,8 @@ import django
 import polib
 import pytest
 from django.conf import settings
+from django.utils import translation
+from django.utils.formats import date_format
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +47,7 @@ def test_django_still_says_each_sentence_the_app_words_for_it():
         if any(path == "companion/django_words.py" for path, _line in entry.occurrences)
     ]
 
-    assert len(ours) == 35
+    assert len(ours) == 47
     assert [words for words in ours if words not in djangos] == []
 
 
@@ -83,3 +86,10 @@ def test_a_wrong_login_names_the_username_in_the_readers_words(client, user):
         "Saisissez un nom d'utilisateur et un mot de passe corrects. "
         "Les majuscules comptent dans les deux."
     ) in text(response)
+
+
+def test_a_brazilian_date_writes_its_month_in_lower_case():
+    with translation.override("pt-br"):
+        assert date_format(datetime.date(2026, 12, 1), "DATE_FORMAT") == "1 de dezembro de 2026"
+    with translation.override("fr"):
+        assert date_format(datetime.date(2026, 5, 1), "DATE_FORMAT") == "1 mai 2026"
