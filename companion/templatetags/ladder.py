@@ -61,6 +61,12 @@ def teams_listed(sides: Iterable[dict]) -> str:
 
 
 @register.filter
+def winning(sides: Iterable[dict]) -> list:
+    """The sides (``{"won": …}``) that won the game."""
+    return [side for side in sides if side.get("won")]
+
+
+@register.filter
 def players_of(sides: Iterable[dict]) -> list:
     """The players of sides (``{"players": …}``), for a sentence's plural: a team is several."""
     return [player for side in sides for player in side["players"]]

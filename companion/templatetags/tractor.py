@@ -12,6 +12,7 @@ from companion.display import card_label, joined, level, names, rules_title, sui
 from companion.forms.choices import FORMAT_CHOICES, SIDE_CHOICES
 from companion.models import Hand
 from scoring.cards import Card
+from scoring.errors import ScoringError
 from scoring.game import Game, PlayedHand
 from scoring.settle import Settlement, explain
 from scoring.table import Teams
@@ -34,6 +35,12 @@ def explained(settlement: Settlement) -> str:
 def in_one_sentence(hand: PlayedHand, players: Sequence[str]) -> str:
     """A hand's result in one sentence, in the reader's language (``players`` in play order)."""
     return hand.summary(players).in_words(gettext, ngettext)
+
+
+@register.filter
+def said(error: ScoringError) -> str:
+    """A scoring error in the reader's language (its message, ``str(error)``, is English)."""
+    return error.in_words(gettext, ngettext)
 
 
 @register.filter

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from companion.display import card_codes, card_label, is_red, rules_title
-from scoring.cards import Card, Suit
+from scoring.cards import Card
 from scoring.cli import judge_request
 from scoring.errors import ScoringError
-from scoring.trump import TRUMP, suit_name
 
 register = template.Library()
 register.filter(card_codes)
-
-FOLLOW_SUITS = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS}
 
 
 @register.filter
@@ -37,8 +34,7 @@ def cards(codes: list[str]) -> str:
 @register.filter
 def led(lead: dict) -> str:
     """The verdict's lead as a sentence: who led what, in which suit (the reader's words)."""
-    suit = suit_name(FOLLOW_SUITS.get(lead["suit"], TRUMP)).in_words(gettext, ngettext)
-    words = {"leader": lead["player"], "suit": suit}
+    words = {"leader": lead["player"], "suit": led_suit(lead["suit"])}
     if lead["format"] == "single":
         # Translators: %(suit)s is a suit's name as in "in hearts", "in trumps".
         return gettext("%(leader)s led a single in %(suit)s.") % words
@@ -50,6 +46,27 @@ def led(lead: dict) -> str:
         return gettext("%(leader)s led a tractor in %(suit)s.") % words
     # Translators: %(suit)s is a suit's name as in "in hearts", "in trumps".
     return gettext("%(leader)s led a throw in %(suit)s.") % words
+
+
+def led_suit(suit: str) -> str:
+    """The lead's suit as the sentences of `led` take it: "hearts" in English, and in each
+    language the words its sentence needs around the suit (French « de cœur », « d'atout »),
+    which the suit's name alone cannot give."""
+    if suit == "S":
+        # Translators: the suit of a lead, as "%(leader)s led a pair in %(suit)s." takes it;
+        # write what your sentence needs with the suit (French « de pique »).
+        return pgettext("the suit of a lead", "spades")
+    if suit == "H":
+        # Translators: the suit of a lead, as "%(leader)s led a pair in %(suit)s." takes it.
+        return pgettext("the suit of a lead", "hearts")
+    if suit == "D":
+        # Translators: the suit of a lead, as "%(leader)s led a pair in %(suit)s." takes it.
+        return pgettext("the suit of a lead", "diamonds")
+    if suit == "C":
+        # Translators: the suit of a lead, as "%(leader)s led a pair in %(suit)s." takes it.
+        return pgettext("the suit of a lead", "clubs")
+    # Translators: the trumps as a lead's suit, as "%(leader)s led a pair in %(suit)s." takes it.
+    return pgettext("the suit of a lead", "trumps")
 
 
 @register.filter

@@ -197,6 +197,17 @@ def test_eight_players_with_four_decks_have_every_play_judged(client):
     assert 'data-decks="4"' in page
 
 
+def test_a_french_verdict_names_the_lead_s_suit_as_a_french_player_does(client):
+    client.cookies["django_language"] = "fr"
+
+    hearts = verdict_text(client.post("/dispute/", EIGHT_TRICK).text)
+    trumps = verdict_text(client.post("/dispute/", CONTRACT_TRICK).text)
+
+    assert "J1 a entamé une paire de cœur." in hearts
+    assert "J1 a entamé une paire d'atout." in trumps
+    assert "dans les" not in hearts + trumps
+
+
 def test_two_decks_hold_only_two_aces_of_hearts(client):
     response = client.post("/dispute/", {**EIGHT_TRICK, "decks": "2"})
 

@@ -92,7 +92,7 @@ def test_a_game_that_ends_earlier_stops_the_replay_and_says_so(member, game):
 
     assert "Mei and Lin would have won after 1 hand." in page
     assert "The replay stops at hand 2: 5 hands cannot be played under these rules." in page
-    assert "hand 2: the game is over: Mei and Lin won it" in page
+    assert "The game is over: Mei and Lin won it." in page
 
 
 def test_a_rotation_takes_a_hand_as_started_by_the_declarers_partner(member, game):
@@ -117,8 +117,18 @@ def test_a_declarer_who_no_longer_fits_stops_the_replay(member, game, group):
 
     assert "Under generous with 2 decks" in page
     assert "The replay stops at hand 3: 4 hands cannot be played under these rules." in page
-    assert "hand 3: Jun cannot start this hand: Mei or Lin may start it" in page
+    assert "Jun cannot start this hand: Mei or Lin may start it." in page
     assert page.count('class="hand-row') == 2
+
+
+def test_a_french_replay_says_why_it_stops_in_french(member, game):
+    member.cookies["django_language"] = "fr"
+
+    _response, page = replay(member, game, "standard", "3")
+
+    assert "Le recalcul s'arrête à la donne 3" in page
+    assert "La partie est terminée" in page
+    assert "the game is over" not in page
 
 
 def test_the_same_hands_with_three_decks_end_sooner(member, game):
@@ -127,7 +137,7 @@ def test_the_same_hands_with_three_decks_end_sooner(member, game):
     assert "Under Standard with 3 decks" in page
     # 80 of 300 points is a hold: Mei and Lin hold at A in hand 2.
     assert "Mei and Lin would have won after 2 hands." in page
-    assert "hand 3: the game is over: Mei and Lin won it" in page
+    assert "The game is over: Mei and Lin won it." in page
 
 
 def test_points_three_decks_held_stop_a_replay_with_two(member, group, five):
@@ -138,7 +148,7 @@ def test_points_three_decks_held_stop_a_replay_with_two(member, group, five):
 
     assert "Played under Standard with 3 decks: 1 hand." in page
     assert "The replay stops at hand 1: 1 hand cannot be played under these rules." in page
-    assert "opponent_points must be a multiple of 5 from 0 to 200, got 250" in page
+    assert "points must be a multiple of 5 between 0 and 200; 250 is not." in page
     assert 'class="hand-row' not in page
 
 
