@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -42,6 +43,13 @@ def either(names: Sequence[object]) -> str:
 def names(seats: Iterable[int], players: Sequence[object]) -> str:
     """Seats as the names of their players (``players`` in play order): ``Mei and Lin``."""
     return joined([players[seat] for seat in seats])
+
+
+def team(seats: Iterable[int], players: Sequence[object]) -> str:
+    """A side as a label names it, beside its level or a chart's line (``Mei & Lin``), the way
+    the level race's legend and the lists of games name it; a sentence names its players
+    (`names`)."""
+    return get_text_list([str(players[seat]) for seat in seats], "&")
 
 
 def suit_symbol(trump: str | Suit | None) -> str:

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from companion.display import either, level, names, suit_symbol, trump_sign
+from companion.display import either, level, names, suit_symbol, team, trump_sign
 from companion.models import (
     CONFIRMERS,
     NO_TRUMP_DECLARED,
@@ -53,7 +53,7 @@ def board(game: Game, hands: list[Hand]) -> dict:
     ladder = [
         {
             "key": "-".join(map(str, side)),
-            "players": names(side, players),
+            "players": team(side, players),
             "level": state.levels[side[0]],
             "declaring": state.next_declarer in side
             or (state.next_declarer is None and set(state.next_declarers) == set(side)),
@@ -75,7 +75,7 @@ def board(game: Game, hands: list[Hand]) -> dict:
         "rows": rows,
         "count": count,
         **hands_shown(hands),
-        "winners": names(state.winners, players),
+        "winners": team(state.winners, players),
         "trump_now": trump_now(table, state, hands),
         "playing": precedents.get(count + 1),
     }
@@ -240,7 +240,7 @@ def hand_sides(table: Table, played: PlayedHand) -> dict:
     players = table.players
     standing = [
         (
-            names(side, players),
+            team(side, players),
             played.before.levels[side[0]],
             played.after.levels[side[0]],
         )
@@ -249,8 +249,10 @@ def hand_sides(table: Table, played: PlayedHand) -> dict:
     return {
         "declarer": players[played.result.declarer],
         "friends": names(played.friends, players),
-        "declarers": names(played.declarers, players),
-        "opponents": names(played.opponents, players),
+        # A fixed team is named as the standings and the level race name it; the others of a
+        # pairs game, or a find-a-friend hand's sides, are players a sentence lists.
+        "declarers": (team if table.fixed else names)(played.declarers, players),
+        "opponents": (team if len(table.fixed) == 2 else names)(played.opponents, players),
         "standing": standing,
         "climbed": [(side, was, now) for side, was, now in standing if now != was],
     }
@@ -292,7 +294,7 @@ def on_the_table(game: Game) -> dict:
         "declares": who_declares(table, state),
         "sides": [
             {
-                "players": names(side, table.players),
+                "players": team(side, table.players),
                 "level": state.levels[side[0]],
                 "declaring": bool(set(side) & set(state.next_declarers))
                 and len(state.next_declarers) < table.size,
@@ -302,7 +304,7 @@ def on_the_table(game: Game) -> dict:
         "kitty": ngettext("Kitty: %(cards)d card", "Kitty: %(cards)d cards", table.kitty_cards)
         % {"cards": table.kitty_cards},
         "last": scored.hands[-1] if scored.hands else None,
-        "winners": names(state.winners, table.players),
+        "winners": team(state.winners, table.players),
     }
 
 
