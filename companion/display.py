@@ -45,11 +45,15 @@ def names(seats: Iterable[int], players: Sequence[object]) -> str:
     return joined([players[seat] for seat in seats])
 
 
+def together(names: Sequence[object]) -> str:
+    """A team's players as a label names them, beside its level or a chart's line (``Mei &
+    Lin``, ``Mei, Lin & Wei``), on every page; a sentence that lists players says `joined`."""
+    return get_text_list([str(name) for name in names], "&")
+
+
 def team(seats: Iterable[int], players: Sequence[object]) -> str:
-    """A side as a label names it, beside its level or a chart's line (``Mei & Lin``), the way
-    the level race's legend and the lists of games name it; a sentence names its players
-    (`names`)."""
-    return get_text_list([str(players[seat]) for seat in seats], "&")
+    """A side's seats as its team's name (``Mei & Lin``)."""
+    return together([players[seat] for seat in seats])
 
 
 def suit_symbol(trump: str | Suit | None) -> str:

@@ -10,10 +10,9 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.text import get_text_list
 from django.utils.translation import gettext
 
-from companion import charts
+from companion import charts, display
 from companion.display import joined, level
 from scoring.game import Game
 
@@ -49,7 +48,7 @@ def level_race(game: Game) -> dict:
 @register.filter
 def together(players: Iterable[object]) -> str:
     """A side's players as one short name: ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``."""
-    return get_text_list([str(player) for player in players], "&")
+    return display.together(list(players))
 
 
 @register.filter

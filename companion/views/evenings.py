@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from companion import room
-from companion.display import joined
+from companion.display import joined, together
 from companion.forms.evenings import EveningForm, PresenceForm, SwapForm
 from companion.models import Evening, Group, NotProposed
 from companion.models.evenings import EveningOver, TooMany, ratings_of
@@ -170,7 +170,7 @@ def seating_shown(evening: Evening, proposed, players: dict) -> dict:
                     {"seat": seat, "name": players[pk].name, "team": team_of.get(pk)}
                     for seat, pk in enumerate(table, start=1)
                 ],
-                "teams": [joined([players[pk].name for pk in team]) for team in fixed],
+                "teams": [together([players[pk].name for pk in team]) for team in fixed],
             }
         )
     measure = None
