@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Q, prefetch_related_objects
 from django.http import HttpRequest
 
-from companion.display import joined, names, team
+from companion.display import joined, team
 from companion.models import Evening, EveningTable, GameSummary, Hand, Player, Round
 from companion.scoreboard import sides
 from scoring.evenings import RANKING, SITTING_OUT, EveningGame, EveningStanding, standings
@@ -181,7 +181,7 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                     for side in sides(setup.table)
                 ],
                 hands=summary.hand_count,
-                declaring=names(
+                declaring=team(
                     (state.next_declarer,)
                     if state.next_declarer is not None
                     else state.next_declarers,
@@ -190,7 +190,7 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                 if not (state.game_over or bidding) and table.ended is None
                 else "",
                 bidding=bidding,
-                won=names(state.winners, players) if state.game_over else "",
+                won=team(state.winners, players) if state.game_over else "",
                 ended=table.ended is not None,
                 full=bool(limit) and summary.hand_count >= limit,
             )

@@ -75,7 +75,7 @@ def board(game: Game, hands: list[Hand]) -> dict:
         "rows": rows,
         "count": count,
         **hands_shown(hands),
-        "winners": names(state.winners, players),
+        "winners": team(state.winners, players),
         "trump_now": trump_now(table, state, hands),
         "playing": precedents.get(count + 1),
     }
@@ -249,8 +249,10 @@ def hand_sides(table: Table, played: PlayedHand) -> dict:
     return {
         "declarer": players[played.result.declarer],
         "friends": names(played.friends, players),
-        "declarers": names(played.declarers, players),
-        "opponents": names(played.opponents, players),
+        # A fixed team is named as the standings and the level race name it; the others of a
+        # pairs game, or a find-a-friend hand's sides, are players a sentence lists.
+        "declarers": (team if table.fixed else names)(played.declarers, players),
+        "opponents": (team if len(table.fixed) == 2 else names)(played.opponents, players),
         "standing": standing,
         "climbed": [(side, was, now) for side, was, now in standing if now != was],
     }
@@ -302,7 +304,7 @@ def on_the_table(game: Game) -> dict:
         "kitty": ngettext("Kitty: %(cards)d card", "Kitty: %(cards)d cards", table.kitty_cards)
         % {"cards": table.kitty_cards},
         "last": scored.hands[-1] if scored.hands else None,
-        "winners": names(state.winners, table.players),
+        "winners": team(state.winners, table.players),
     }
 
 

@@ -50,8 +50,8 @@ def test_a_game_recorded_by_thumb_appears_on_a_watching_phone(
     screenshot(phone, "hand-form")
     phone.goto(live_server.url + game.get_absolute_url())
     record_hand(phone, "Lin", opponent_points=40)
-    phone.get_by_text("Mei and Lin win the game after 2 hands.").wait_for()
-    watcher.get_by_text("Mei and Lin win the game after 2 hands.").wait_for()
+    phone.get_by_text("Mei & Lin win the game after 2 hands.").wait_for()
+    watcher.get_by_text("Mei & Lin win the game after 2 hands.").wait_for()
     screenshot(phone, "game-won")
     screenshot(watcher, "watcher")
 

@@ -57,7 +57,7 @@ def test_a_new_account_plays_a_game_until_a_team_wins_at_ace(
     screenshot(phone, "winning-hand")
     phone.get_by_role("button", name="Save hand").click()
 
-    phone.get_by_text("Mei and Lin win the game after 5 hands.").wait_for()
+    phone.get_by_text("Mei & Lin win the game after 5 hands.").wait_for()
     assert phone.get_by_role("link", name="Record a hand").count() == 0
     assert Hand.objects.count() == 5
     screenshot(phone, "won")

@@ -66,7 +66,7 @@ def test_it_records_a_hand_and_shows_what_it_did(client, game):
     assert 'data-level="1-3">2<' in page
     assert "Mei or Lin may start hand 2 at level 3 (Lin by turn): the declarers held." in page
     assert "#1 · Mei at 2 · ♥" in page
-    assert "Mei and Lin against Jun and Hao" in page
+    assert "Mei &amp; Lin against Jun &amp; Hao" in page
     # Where both teams stand after the hand, the level it changed as before → after.
     assert "Mei &amp; Lin 2 → 3 Jun &amp; Hao 2" in read(page)
 
@@ -386,7 +386,7 @@ def test_a_team_that_holds_at_ace_wins_and_no_more_hands_can_be_recorded(
     record(client, game, opponent_points="30")
 
     page = client.get(game.get_absolute_url()).text
-    assert "Mei and Lin win the game after 1 hand." in page
+    assert "Mei &amp; Lin win the game after 1 hand." in page
     banner = page.split('alert-success fs-5 fw-bold" role="status"')[1].split("</div>\n")[0]
     assert (
         "Opponents 30 points. In the 5–35 band, the declarers hold at A and win the game" in banner
@@ -707,7 +707,7 @@ def test_eight_partners_play_with_four_decks(client, member, start_game, everyon
 
     page = client.get(game.get_absolute_url()).text
     assert "8 players, 4 decks, partners" in page
-    assert "Mei, Lin, Wei and Zhao against Jun, Hao, Yan and Xiu" in page
+    assert "Mei, Lin, Wei &amp; Zhao against Jun, Hao, Yan &amp; Xiu" in page
     # Four decks: 0 → +3, 5–75 → +2, 80–155 → +1, 160+ take over.
     assert (
         "Opponents 155 points (the declarers took the last trick and the kitty). In the 80–155 band"
@@ -726,7 +726,7 @@ def test_pairs_play_the_declaring_pair_against_all_the_others(client, member, st
         "Jun &amp; Wei",
         "Lin &amp; Yan",
     ]
-    assert "Mei and Hao against Jun, Lin, Wei and Yan" in page
+    assert "Mei &amp; Hao against Jun, Lin, Wei and Yan" in page
     # Only the pair of the next player after Mei climbs, and declares next.
     assert "Jun or Wei may start hand 2 at level 2 (Jun by turn): Jun and Wei take over." in page
 

@@ -62,7 +62,7 @@ def test_it_offers_the_presets_the_groups_tables_and_other_decks(member, game, g
 
     assert response.status_code == 200
     assert "Mei &amp; Lin v Jun &amp; Hao" in words(page)
-    assert "Played under Standard with 2 decks: 6 hands. Mei and Lin won." in page
+    assert "Played under Standard with 2 decks: 6 hands. Mei &amp; Lin won." in page
     for name in ("standard", "open-ladder", "kawu", "simplified"):
         assert f'<option value="{name}"' in page
     assert f'<option value="table-{table.pk}">house</option>' in page
@@ -75,8 +75,8 @@ def test_the_same_hands_under_simplified_rules_end_the_same_way(member, game):
     _response, page = replay(member, game, "simplified")
 
     assert "Under Simplified with 2 decks" in page
-    assert "Mei and Lin would have won after 6 hands." in page
-    assert "#1 · Mei and Lin at Q" in page
+    assert "Mei &amp; Lin would have won after 6 hands." in page
+    assert "#1 · Mei &amp; Lin at Q" in page
     assert "Opponents 0 points. In the 0–75 band, the declarers climb 1 level" in page
     assert (
         '<span class="text-nowrap">Mei &amp; Lin K</span> · '
@@ -90,7 +90,7 @@ def test_the_same_hands_under_simplified_rules_end_the_same_way(member, game):
 def test_a_game_that_ends_earlier_stops_the_replay_and_says_so(member, game):
     _response, page = replay(member, game, "open-ladder")
 
-    assert "Mei and Lin would have won after 1 hand." in page
+    assert "Mei &amp; Lin would have won after 1 hand." in page
     assert "The replay stops at hand 2: 5 hands cannot be played under these rules." in page
     assert "The game is over: Mei and Lin won it." in page
 
@@ -98,9 +98,9 @@ def test_a_game_that_ends_earlier_stops_the_replay_and_says_so(member, game):
 def test_a_rotation_takes_a_hand_as_started_by_the_declarers_partner(member, game):
     _response, page = replay(member, game, "kawu")
 
-    assert "Mei and Lin would have won after 6 hands." in page
+    assert "Mei &amp; Lin would have won after 6 hands." in page
     assert "2 hands are taken as started by the declarer's partner." in page
-    assert "#3 · Jun and Hao at 2" in page
+    assert "#3 · Jun &amp; Hao at 2" in page
 
 
 def test_a_declarer_who_no_longer_fits_stops_the_replay(member, game, group):
@@ -136,7 +136,7 @@ def test_the_same_hands_with_three_decks_end_sooner(member, game):
 
     assert "Under Standard with 3 decks" in page
     # 80 of 300 points is a hold: Mei and Lin hold at A in hand 2.
-    assert "Mei and Lin would have won after 2 hands." in page
+    assert "Mei &amp; Lin would have won after 2 hands." in page
     assert "The game is over: Mei and Lin won it." in page
 
 

@@ -204,7 +204,7 @@ def test_it_says_who_won_once_the_game_is_over(client, member, start_game, user)
 
     text = screen(client, game)
 
-    assert "Mei and Lin win the game after 1 hand." in text
+    assert "Mei &amp; Lin win the game after 1 hand." in text
     assert glyphs(client, game) == {}
     assert "Hand 1, Mei declaring: the declarers held the opponents to 45 and won the game." in text
     assert "declares." not in text and "may declare" not in text and "Kitty" not in text
