@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django import template
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from companion.display import card_label, joined, level, names, rules_title, suit_symbol
@@ -21,6 +23,19 @@ register.filter(level)
 register.filter(rules_title)
 register.filter(names)
 register.filter(suit_symbol)
+
+
+@register.simple_tag
+def in_a_row(first: object, second: object, *, aside: bool = False) -> str:
+    """Two sentences one after the other as the reader's language sets them: a space between
+    them, none after Chinese 。. ``aside``: the second in the page's quieter grey."""
+    if aside:
+        second = format_html('<span class="text-body-secondary">{}</span>', second)
+    # Translators: two sentences shown one after the other; Chinese writes no space after 。.
+    said = pgettext("two sentences in a row", "%(first)s %(second)s")
+    return mark_safe(
+        said % {"first": conditional_escape(first), "second": conditional_escape(second)}
+    )
 
 
 @register.filter
