@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from companion.display import card_label, joined, level, names, rules_title, suit_symbol
@@ -31,10 +31,10 @@ def in_a_row(first: object, second: object, *, aside: bool = False) -> str:
     them, none after Chinese 。. ``aside``: the second in the page's quieter grey."""
     if aside:
         second = format_html('<span class="text-body-secondary">{}</span>', second)
-    # Translators: two sentences shown one after the other; Chinese writes no space after 。.
-    said = pgettext("two sentences in a row", "%(first)s %(second)s")
+    # The scoreboard's own pattern for sentences in a row (companion.scoreboard.sentences).
+    said = gettext("%(sentence)s %(next)s")
     return mark_safe(
-        said % {"first": conditional_escape(first), "second": conditional_escape(second)}
+        said % {"sentence": conditional_escape(first), "next": conditional_escape(second)}
     )
 
 
