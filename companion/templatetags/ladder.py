@@ -10,12 +10,12 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.text import get_text_list
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from companion import charts
 from companion.display import joined, level
 from scoring.game import Game
+from scoring.words import in_a_row
 
 register = template.Library()
 
@@ -48,8 +48,12 @@ def level_race(game: Game) -> dict:
 
 @register.filter
 def together(players: Iterable[object]) -> str:
-    """A side's players as one short name: ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``."""
-    return get_text_list([str(player) for player in players], "&")
+    """A side's players as one short name: ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``, its
+    comma the reader's list comma (Chinese 、, not Django's ，)."""
+    names = [str(player) for player in players]
+    if len(names) < 2:
+        return "".join(names)
+    return f"{in_a_row(names[:-1]).in_words(gettext, ngettext)} & {names[-1]}"
 
 
 @register.filter
