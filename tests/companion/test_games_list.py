@@ -59,7 +59,7 @@ def test_it_names_the_winners_of_a_finished_game(member, group, user, start_game
 
     row = games_list(member, group)
 
-    assert "Mei and Lin won" in row
+    assert "Mei &amp; Lin won" in row
     assert "5 hands · finished" in row
     assert "in progress" not in row
 

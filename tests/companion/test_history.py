@@ -89,7 +89,7 @@ def test_it_lists_every_game_with_its_date_teams_rules_result_and_length(member,
     assert "Mei &amp; Lin" in page and "Jun &amp; Hao" in page and "Jun &amp; Ed" in page
     assert date_format(won.created, "SHORT_DATE_FORMAT") in page
     assert "Standard" in page and "Kawu" in page
-    assert "Mei and Lin won" in page
+    assert "Mei &amp; Lin won" in page
     assert "2 hands" in page and "1 hand ·" in page
     assert "in progress" in page
     assert "2 games · 3 hands" in page
