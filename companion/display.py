@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
 from scoring.rules import PRESETS, Rules
-from scoring.words import listed
+from scoring.words import in_a_row, listed
 
 
 def level(rank: Rank | str) -> str:
@@ -31,6 +31,15 @@ def joined(names: Sequence[object]) -> str:
     """Names as a sentence lists them, in the reader's language: ``Mei``, ``Mei and Lin``,
     ``Mei, Lin and Wei``."""
     return listed([str(name) for name in names]).in_words(gettext, ngettext)
+
+
+def team(names: Sequence[object]) -> str:
+    """A side's players as one short name, as lists, charts and ladders label a team: ``Mei``,
+    ``Mei & Lin``, ``Mei, Lin & Wei``, its comma the reader's list comma (Chinese 、)."""
+    shown = [str(name) for name in names]
+    if len(shown) < 2:
+        return "".join(shown)
+    return f"{in_a_row(shown[:-1]).in_words(gettext, ngettext)} & {shown[-1]}"
 
 
 def either(names: Sequence[object]) -> str:

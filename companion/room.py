@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Q, prefetch_related_objects
 from django.http import HttpRequest
 
-from companion.display import joined, names
+from companion.display import joined, names, team
 from companion.models import Evening, EveningTable, GameSummary, Hand, Player, Round
 from companion.scoreboard import sides
 from scoring.evenings import RANKING, SITTING_OUT, EveningGame, EveningStanding, standings
@@ -167,7 +167,7 @@ def _live(tables: list[EveningTable], current: Round | None) -> list[LiveTable]:
                 table=table,
                 sides=[
                     {
-                        "players": names(side, players),
+                        "players": team([players[seat] for seat in side]),
                         "level": state.levels[side[0]],
                         "declaring": not bidding
                         and (

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from companion.display import either, level, names, suit_symbol, trump_sign
+from companion.display import either, level, names, suit_symbol, team, trump_sign
 from companion.models import (
     CONFIRMERS,
     NO_TRUMP_DECLARED,
@@ -53,7 +53,7 @@ def board(game: Game, hands: list[Hand]) -> dict:
     ladder = [
         {
             "key": "-".join(map(str, side)),
-            "players": names(side, players),
+            "players": team([players[seat] for seat in side]),
             "level": state.levels[side[0]],
             "declaring": state.next_declarer in side
             or (state.next_declarer is None and set(state.next_declarers) == set(side)),
@@ -240,7 +240,7 @@ def hand_sides(table: Table, played: PlayedHand) -> dict:
     players = table.players
     standing = [
         (
-            names(side, players),
+            team([players[seat] for seat in side]),
             played.before.levels[side[0]],
             played.after.levels[side[0]],
         )
@@ -292,7 +292,7 @@ def on_the_table(game: Game) -> dict:
         "declares": who_declares(table, state),
         "sides": [
             {
-                "players": names(side, table.players),
+                "players": team([table.players[seat] for seat in side]),
                 "level": state.levels[side[0]],
                 "declaring": bool(set(side) & set(state.next_declarers))
                 and len(state.next_declarers) < table.size,

@@ -10,12 +10,11 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from companion import charts
-from companion.display import joined, level
+from companion.display import joined, level, team
 from scoring.game import Game
-from scoring.words import in_a_row
 
 register = template.Library()
 
@@ -48,12 +47,8 @@ def level_race(game: Game) -> dict:
 
 @register.filter
 def together(players: Iterable[object]) -> str:
-    """A side's players as one short name: ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``, its
-    comma the reader's list comma (Chinese 、, not Django's ，)."""
-    names = [str(player) for player in players]
-    if len(names) < 2:
-        return "".join(names)
-    return f"{in_a_row(names[:-1]).in_words(gettext, ngettext)} & {names[-1]}"
+    """A side's players as one short name: ``Mei & Lin`` (:func:`companion.display.team`)."""
+    return team(list(players))
 
 
 @register.filter

@@ -137,7 +137,7 @@ def test_a_flag_and_its_note_come_before_the_levels_for_everyone(game, mei, jun,
 
     for page in (at_meis, watching):
         assert read(page).index("Flagged by Jun: Hao took the kitty") < read(page).index(
-            "Mei and Lin 3"
+            "Mei &amp; Lin 3"
         )
     assert at_meis.count("Settle a trick on the Dispute page") == 1
     assert at_meis.index("Settle a trick on the Dispute page") < at_meis.index('id="standings"')

@@ -68,7 +68,7 @@ def test_it_records_a_hand_and_shows_what_it_did(client, game):
     assert "#1 · Mei at 2 · ♥" in page
     assert "Mei and Lin against Jun and Hao" in page
     # Where both teams stand after the hand, the level it changed as before → after.
-    assert "Mei and Lin 2 → 3 Jun and Hao 2" in read(page)
+    assert "Mei &amp; Lin 2 → 3 Jun &amp; Hao 2" in read(page)
 
 
 def test_it_previews_a_hand_without_saving_it(client, game):
@@ -712,7 +712,7 @@ def test_eight_partners_play_with_four_decks(client, member, start_game, everyon
     assert (
         "Opponents 155 points (the declarers took the last trick and the kitty). In the 80–155 band"
     ) in page
-    assert "Mei, Lin, Wei and Zhao 2 → 3 Jun, Hao, Yan and Xiu 2" in read(page)
+    assert "Mei, Lin, Wei &amp; Zhao 2 → 3 Jun, Hao, Yan &amp; Xiu 2" in read(page)
 
 
 def test_pairs_play_the_declaring_pair_against_all_the_others(client, member, start_game, everyone):
@@ -722,9 +722,9 @@ def test_pairs_play_the_declaring_pair_against_all_the_others(client, member, st
 
     page = client.get(game.get_absolute_url()).text
     assert re.findall(r'"standing-name">([^<]+)<', page) == [
-        "Mei and Hao",
-        "Jun and Wei",
-        "Lin and Yan",
+        "Mei &amp; Hao",
+        "Jun &amp; Wei",
+        "Lin &amp; Yan",
     ]
     assert "Mei and Hao against Jun, Lin, Wei and Yan" in page
     # Only the pair of the next player after Mei climbs, and declares next.

@@ -77,7 +77,7 @@ def test_it_opens_by_the_share_link_without_an_account(client, start_game):
     assert glyphs(client, game) == {"level": "2"}
     assert "Whoever wins the bid declares." in text
     assert "Trump not declared yet." in text
-    assert "Mei and Lin 2 Jun and Hao 2" in text
+    assert "Mei &amp; Lin 2 Jun &amp; Hao 2" in text
     assert "Kitty: 8 cards" in text
 
 
@@ -121,7 +121,7 @@ def test_it_shows_the_last_hand_in_one_sentence_and_who_declares(client, member,
         "Hand 1, Mei declaring: the declarers held the opponents to 45 and climbed 1 level." in text
     )
     assert "Mei or Lin may declare: Lin by turn." in text
-    assert "Mei and Lin 3 Jun and Hao 2" in text
+    assert "Mei &amp; Lin 3 Jun &amp; Hao 2" in text
     assert glyphs(client, game) == {"level": "3"}
 
 
@@ -348,7 +348,7 @@ def test_it_shows_an_eight_player_table_in_pairs(client, pairs_game):
     text = screen(client, pairs_game)
 
     assert glyphs(client, pairs_game) == {"level": "4", "trump": "♥"}  # spades, hearts in turn
-    assert "Mei and Lin" not in text  # pairs sit opposite
-    assert "Lin and Kai 4" in text
-    assert "Jun and Yan 3" in text
+    assert "Mei &amp; Lin" not in text  # pairs sit opposite
+    assert "Lin &amp; Kai 4" in text
+    assert "Jun &amp; Yan 3" in text
     assert "Kitty: 8 cards" in text
