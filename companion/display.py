@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.utils.text import get_text_list
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
 from scoring.rules import PRESETS, Rules
-from scoring.words import listed
+from scoring.words import in_a_row, listed
 
 
 def level(rank: Rank | str) -> str:
@@ -43,8 +42,11 @@ def either(names: Sequence[object]) -> str:
 def together(players: Iterable[object]) -> str:
     """A team's players as its name, the same in every language and on every page (a label, a
     chart's legend, a list): ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``. A sentence about them
-    says ``joined``."""
-    return get_text_list([str(player) for player in players], "&")
+    says ``joined``. Its comma is the reader's list comma (Chinese 、)."""
+    shown = [str(player) for player in players]
+    if len(shown) < 2:
+        return "".join(shown)
+    return f"{in_a_row(shown[:-1]).in_words(gettext, ngettext)} & {shown[-1]}"
 
 
 def team(seats: Iterable[int], players: Sequence[object]) -> str:

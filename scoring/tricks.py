@@ -67,6 +67,7 @@ from scoring.words import (
     Sentence,
     english,
     gettext_noop,
+    in_a_row,
     listed,
     ngettext,
 )
@@ -267,8 +268,8 @@ def read_lead(rules: Rules, trump: Trump, play: Play) -> Lead:
                 ),
                 player=play.player,
                 cards=_show(play.cards),
-                # Card notation, not words: combinations in a row as docs/engine-json.md writes.
-                parts=", ".join(str(combo) for combo in combos),
+                # Card notation in a row, its comma the reader's (Chinese 、).
+                parts=in_a_row([str(combo) for combo in combos]),
                 rules=rules.name,
             ),
             play.player,

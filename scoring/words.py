@@ -89,6 +89,19 @@ def _fill(
     return text.format(**shown)
 
 
+def in_a_row(items: Sequence[object]) -> Sentence:
+    """Items side by side with no last "and", such as a throw's parts: ``AH, KH KH``, its
+    comma the reader's (Chinese writes 、).
+
+    >>> in_a_row(["AH", "KH KH", "QH"])
+    'AH, KH KH, QH'
+    """
+    start = Sentence("{only}", only=items[0])
+    for item in items[1:]:
+        start = Sentence(gettext_noop("{start}, {next}"), start=start, next=item)
+    return start
+
+
 def listed(items: Sequence[object], *, either: bool = False) -> Sentence:
     """Names as one list a player reads: ``Mei``, ``Mei and Lin``, ``Mei, Lin and Wei`` (with
     ``either``: ``Mei or Lin``), its joins translated like any sentence.

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django import template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +25,19 @@ register.filter(rules_title)
 register.filter(names)
 register.filter(team)
 register.filter(suit_symbol)
+
+
+@register.simple_tag
+def in_a_row(first: object, second: object, *, aside: bool = False) -> str:
+    """Two sentences one after the other as the reader's language sets them: a space between
+    them, none after Chinese 。. ``aside``: the second in the page's quieter grey."""
+    if aside:
+        second = format_html('<span class="text-body-secondary">{}</span>', second)
+    # The scoreboard's own pattern for sentences in a row (companion.scoreboard.sentences).
+    said = gettext("%(sentence)s %(next)s")
+    return mark_safe(
+        said % {"sentence": conditional_escape(first), "next": conditional_escape(second)}
+    )
 
 
 @register.filter

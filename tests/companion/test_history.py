@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from hands import result
 from history_games import (
@@ -26,6 +26,7 @@ import companion.charts
 import companion.ratings
 from companion.models import Game, GameSummary
 from companion.ratings import replay_ratings
+from companion.templatetags.ladder import together
 from scoring.stats import GameRecord, player_stats
 from scoring.table import Teams
 
@@ -399,3 +400,13 @@ def test_the_other_rules_charts_are_drawn_when_asked(member, group, two_games):
     assert page.count("<figure") == 1 and "Show their charts" in page
     assert "Kawu (1 hand)" in " ".join(page.split())
     assert asked.count("<figure") == 2 and "Show their charts" not in asked
+
+
+@pytest.mark.parametrize(
+    ("language", "team"), [("en", "Xiu, Chloé & Mei"), ("zh-hans", "Xiu、Chloé & Mei")]
+)
+def test_a_team_of_three_is_listed_with_the_readers_comma(language, team) -> None:
+    with translation.override(language):
+        assert together(["Xiu", "Chloé", "Mei"]) == team
+    assert together(["Mei", "Lin"]) == "Mei & Lin"
+    assert together(["Mei"]) == "Mei"

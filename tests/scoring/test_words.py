@@ -6,7 +6,17 @@ from __future__ import annotations
 import pytest
 from language import fake_french
 
-from scoring import Play, Rank, RulesError, Suit, Trump, get_rules, judge, parse_cards
+from scoring import (
+    Play,
+    PlayError,
+    Rank,
+    RulesError,
+    Suit,
+    Trump,
+    get_rules,
+    judge,
+    parse_cards,
+)
 from scoring.rules import rules_from_json
 from scoring.words import listed
 
@@ -43,6 +53,23 @@ TRUMP = Trump(Rank.TWO, Suit.HEARTS)
 )
 def test_it_lists_names_with_the_languages_own_joins(names, either, french) -> None:
     assert listed(names, either=either).in_words(*FRENCH) == french
+
+
+def test_a_throws_parts_are_listed_with_the_languages_own_comma() -> None:
+    chinese = fake_french(
+        {
+            "{start}, {next}": "{start}、{next}",
+            "{player}'s lead {cards} is a throw ({parts}), which the {rules} rules forbid: "
+            "lead a single, a pair or a tractor": "{player} 首出的 {cards} 是甩牌（{parts}）",
+        }
+    )
+    plays = [Play("P1", parse_cards(["AS", "KS", "KS", "QS"]))]
+    with pytest.raises(PlayError) as raised:
+        judge(get_rules("kawu"), TRUMP, plays, {})
+
+    assert (
+        raised.value.args[0].in_words(*chinese) == "P1 首出的 AS KS KS QS 是甩牌（KS KS、AS、QS）"
+    )
 
 
 def follow(lead: str, play: str, hand: str) -> str:
