@@ -377,11 +377,8 @@ def phones(browser, live_server, club, language) -> Iterator[dict[str | None, ob
 
 
 def violations(phone, name: str, language: str) -> list[str]:
-    t0 = time.monotonic()
     phone.wait_for_load_state()
-    t1 = time.monotonic()
     found = phone.evaluate(AXE_RUN, TAGS)
-    print(f"TIMING {name}: load {t1 - t0:.2f} axe {time.monotonic() - t1:.2f}")
     return [
         f"{name} [{language}]: {v['id']} ({v['impact']}): {v['help']}: " + "; ".join(v["nodes"])
         for v in found
@@ -394,11 +391,9 @@ def test_it_has_no_serious_violation_on_any_page(phones, club, language):
     faults = []
     for name, page in PAGES.items():
         phone = phones[page.account]
-        t = time.monotonic()
         phone.goto(page.url(club))
         if page.then is not None:
             page.then(phone)
-        print(f"TIMING goto {name} {time.monotonic() - t:.2f}")
         assert phone.locator("html").get_attribute("lang") == language, f"{name} [{language}]"
         faults += violations(phone, name, language)
         if page.refuse is not None:
