@@ -64,6 +64,14 @@
     form.querySelectorAll('.cards-toggle[aria-expanded="true"]').forEach((t) => refresh(fieldOf(t))),
   );
 
+  // Escape closes the open grid, back on its Cards button, as Done does.
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !event.target.closest(".card-grid-panel")) return;
+    const field = fieldOf(event.target);
+    close(field);
+    field.querySelector(".cards-toggle").focus();
+  });
+
   form.addEventListener("click", (event) => {
     const toggle = event.target.closest(".cards-toggle");
     if (toggle) {
@@ -78,6 +86,8 @@
     const input = inputOf(field);
     if (action && action.dataset.grid === "done") {
       close(field);
+      // The grid is gone with the focused Done: the keyboard goes on from its Cards button.
+      field.querySelector(".cards-toggle").focus();
       return;
     }
     let list = action ? [] : codes(input);

@@ -41,6 +41,7 @@
     const text = document.getElementById("id_kitty_cards");
     const pointsInput = document.getElementById("id_kitty_points");
     const count = document.getElementById("kitty-count");
+    const said = document.getElementById("kitty-said");
     const kittySize = Number(grid.dataset.kitty);
     const mostCopies = Number(grid.dataset.copies);
     const worth = new Map([...grid.querySelectorAll(".kitty-card")].map((b) => [b.dataset.card, Number(b.dataset.points)]));
@@ -64,6 +65,8 @@
         button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
       });
       count.textContent = cards + "/" + kittySize + " · " + total;
+      // Said in words to a screen reader, which reads the badge's signs one by one.
+      said.textContent = said.dataset.said.replace("{cards}", cards).replace("{size}", kittySize).replace("{points}", total);
       if (cards) pointsInput.value = total;
     };
     read();
