@@ -109,7 +109,7 @@ def test_it_shows_the_table_the_choices_make_as_they_change(member, url, everyon
         url, {**seats(everyone[:6]), "preview": "1"}, headers={"HX-Request": "true"}
     )
 
-    assert response.text.lstrip().startswith('<section id="table-summary"')
+    assert response.text.lstrip().startswith('<section id="table-summary" class="mb-3">')
     assert "6 players with 3 decks: 26 cards each, a kitty of 6." in response.text
     assert "Mei, Lin &amp; Wei" in response.text
     assert "Jun, Hao &amp; Yan" in response.text
@@ -126,6 +126,9 @@ def test_it_previews_the_table_without_starting_a_game_with_or_without_htmx(
 
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<section id="table-summary"') is htmx
+    # A screen reader hears the new summary: htmx swaps it inside a live region that stays.
+    if not htmx:
+        assert re.search(r'<div aria-live="polite">\s*<section id="table-summary"', response.text)
     assert "6 players with 3 decks: 26 cards each, a kitty of 6." in response.text
     assert not Game.objects.exists()
 

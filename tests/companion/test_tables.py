@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.models import Game, ScoringTable
@@ -239,6 +241,9 @@ def test_it_previews_the_table_without_saving_it_with_or_without_htmx(member, ur
     assert response.text.lstrip().startswith('<section id="table-preview"') is htmx
     assert '<span class="range">5–35</span><span class="climb">+2</span>' in response.text
     assert not ScoringTable.objects.exists()
+    # A screen reader hears the new preview: htmx swaps it inside a live region that stays.
+    if not htmx:
+        assert re.search(r'<div aria-live="polite">\s*<section id="table-preview"', response.text)
 
 
 def test_it_previews_a_band_that_climbs_every_40(member, url):
