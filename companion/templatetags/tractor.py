@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -23,10 +26,22 @@ register.filter(names)
 register.filter(suit_symbol)
 
 
+# A range of the opponents' totals, such as 5–35: a line may break after its dash.
+TOTALS_RANGE = re.compile(r"\d+–\d+")
+
+
 @register.filter
-def explained(settlement: Settlement) -> str:
-    """A settlement in the reader's language."""
-    return explain(settlement, gettext, ngettext)
+def unbroken_ranges(text: str) -> SafeString:
+    """``text`` escaped, each range of totals in it kept on one line ("5–" then "35" on the next
+    is no range)."""
+    # Safe: the text is escaped first, and the spans are ours.
+    return mark_safe(TOTALS_RANGE.sub(r'<span class="text-nowrap">\g<0></span>', escape(text)))
+
+
+@register.filter
+def explained(settlement: Settlement) -> SafeString:
+    """A settlement in the reader's language, its band's range on one line."""
+    return unbroken_ranges(explain(settlement, gettext, ngettext))
 
 
 @register.filter
