@@ -1,7 +1,7 @@
 """A phone in each of the app's languages, from sign-up to a judge's verdict at 360 × 740: every
 page in that language, nothing cut off or wider than the screen (the ratings table, the history's
-period, a scoring table's bands and a refused hand among them), and, where the catalogue is
-whole, no English word left (bar names and card codes).
+period, a scoring table's bands, a played game's explanations and a refused hand among them),
+and in every language but English no English word left (bar names and card codes).
 
 The English vocabulary comes from the catalogues, not from a list kept here: the words of the
 English msgids, less those the translators also wrote in the target language (so "points" or
@@ -31,9 +31,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
-# The languages whose catalogue is whole enough that a page shows no English word (English
-# itself aside); every language is checked for what does not fit.
-NO_ENGLISH_LEFT = {"fr", "zh-hans"}
+# Every translated language (each catalogue is whole) shows no English word; every language,
+# English too, is checked for what does not fit.
+NO_ENGLISH_LEFT = {code for code in LANGUAGES if code.split("-")[0] != "en"}
 CAST = ("Mei", "Jun", "Lin", "Hao")
 GROUP = "Thursday Tractor"
 USERNAME = "mei"
@@ -352,10 +352,13 @@ def test_it_speaks_the_phone_s_language_from_sign_up_to_a_verdict(
     # a new scoring table's bands.
     phone.goto("about:blank")  # no poll of the scoreboard while the games are written
     group = Group.objects.get(name=GROUP)
-    make_games(group, list(Player.objects.filter(group=group)), 3, seed=2, most=60)
+    games = make_games(group, list(Player.objects.filter(group=group)), 3, seed=2, most=60)
     phone.goto(f"{live_server.url}/groups/{group.pk}/history/")
     phone.locator("#ratings").wait_for()
     pages.check("ladder-history")
+    # A long game: each hand's explanation names its band's range of totals.
+    phone.goto(f"{live_server.url}{max(games, key=lambda game: game.version).get_absolute_url()}")
+    pages.check("played-game")
     phone.goto(f"{live_server.url}/groups/{group.pk}/tables/new/")
     phone.locator("#table-preview li").first.wait_for()
     pages.check("scoring-table")
