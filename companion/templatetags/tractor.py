@@ -39,9 +39,9 @@ def unbroken_ranges(text: str) -> SafeString:
 
 
 @register.filter
-def explained(settlement: Settlement) -> SafeString:
-    """A settlement in the reader's language, its band's range on one line."""
-    return unbroken_ranges(explain(settlement, gettext, ngettext))
+def explained(settlement: Settlement) -> str:
+    """A settlement in the reader's language."""
+    return explain(settlement, gettext, ngettext)
 
 
 @register.filter
