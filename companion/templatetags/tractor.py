@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from django import template
-from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -38,6 +39,18 @@ def in_a_row(first: object, second: object, *, aside: bool = False) -> str:
     return mark_safe(
         said % {"sentence": conditional_escape(first), "next": conditional_escape(second)}
     )
+
+
+# A range of the opponents' totals, such as 5–35: a line may break after its dash.
+TOTALS_RANGE = re.compile(r"\d+–\d+")
+
+
+@register.filter
+def unbroken_ranges(text: str) -> SafeString:
+    """``text`` escaped, each range of totals in it kept on one line ("5–" then "35" on the next
+    is no range)."""
+    # Safe: the text is escaped first, and the spans are ours.
+    return mark_safe(TOTALS_RANGE.sub(r'<span class="text-nowrap">\g<0></span>', escape(text)))
 
 
 @register.filter

@@ -1,6 +1,7 @@
-"""A phone set to French or Chinese, from sign-up to a judge's verdict at 360 × 740: every page in
-that language, with no English word left (bar names and card codes), nothing cut off or wider
-than the screen.
+"""A phone in each of the app's languages, from sign-up to a judge's verdict at 360 × 740: every
+page in that language, nothing cut off or wider than the screen (the ratings table, the history's
+period, a scoring table's bands, a played game's explanations and a refused hand among them),
+and in every language but English no English word left (bar names and card codes).
 
 The English vocabulary comes from the catalogues, not from a list kept here: the words of the
 English msgids, less those the translators also wrote in the target language (so "points" or
@@ -10,6 +11,7 @@ names and addresses, so it runs the same in every language."""
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -17,15 +19,21 @@ from pathlib import Path
 import polib
 import pytest
 from django.conf import settings
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, to_locale
 
+from companion.models import Group, Player
 from tests.conftest import PHONE
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "companion"))
+from history_games import make_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
-# The browser's language (its Accept-Language) for each of the app's languages tested here.
-BROWSER_LOCALES = {"fr": "fr-FR", "zh-hans": "zh-CN"}
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+# Every translated language (each catalogue is whole) shows no English word; every language,
+# English too, is checked for what does not fit.
+NO_ENGLISH_LEFT = {code for code in LANGUAGES if code.split("-")[0] != "en"}
 CAST = ("Mei", "Jun", "Lin", "Hao")
 GROUP = "Thursday Tractor"
 USERNAME = "mei"
@@ -38,6 +46,15 @@ WORD = re.compile(r"[^\W\d_]+")
 LATIN = re.compile(r"[0-9A-Za-z\u00c0-\u024f]+(?:-[0-9A-Za-z\u00c0-\u024f]+)*")
 # Card codes, as the verdict also writes them: side by side ("SJSJ" for a pair of small jokers).
 CARD_CODES = re.compile(r"(?:(?:10|[2-9TJQKA])[SHDC]|[SB]J)+")
+
+
+def browser_locale(code: str) -> str:
+    """The browser's language (its Accept-Language) for one of the app's: zh-hans is asked
+    for as zh-CN, pt-br as pt-BR."""
+    language, _, region = code.partition("-")
+    region = {"hans": "CN", "hant": "TW"}.get(region, region.upper())
+    return f"{language}-{region}" if region else language
+
 
 # What a page shows a player besides its rendered text: titles, labels for screen readers,
 # placeholders, image texts and the questions confirm.js asks.
@@ -57,7 +74,8 @@ SHOWN_TEXT = """() => {
 
 # Everything that does not fit a 360 px screen: the page wider than it, anything reaching past
 # its edges, text wider than its box (cut off, or sticking out over its neighbour), a select's
-# choice clipped, a button whose words wrap onto 3 lines or more.
+# choice clipped, a button whose words wrap onto 3 lines or more, a range of totals ("5–35")
+# broken over two lines, a refused entry's error icon drawn where its value goes.
 MISFITS = """(width) => {
   const misfits = [];
   const name = (e) => {
@@ -129,6 +147,32 @@ MISFITS = """(width) => {
       misfits.push(`<select${e.id ? '#' + e.id : ''}> "${text}" is cut off`);
     }
   }
+
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    for (const range of node.data.matchAll(/\\d+–\\d+/g)) {
+      const box = document.createRange();
+      box.setStart(node, range.index);
+      box.setEnd(node, range.index + range[0].length);
+      const tops = [...box.getClientRects()].filter((b) => b.width > 0).map((b) => b.top);
+      if (new Set(tops.map(Math.round)).size > 1) {
+        misfits.push(`the range "${range[0]}" breaks over two lines`);
+      }
+    }
+  }
+
+  // Bootstrap draws a refused entry's icon inside its right padding, from the right edge:
+  // where the padding is narrower than the icon, the icon sits on the value.
+  for (const e of document.querySelectorAll('input[aria-invalid=true]')) {
+    const style = getComputedStyle(e);
+    if (!shown(e) || style.backgroundImage === 'none') continue;
+    const from = /100% - ([\\d.]+)px/.exec(style.backgroundPositionX);
+    const reach = (from ? parseFloat(from[1]) : 0) + parseFloat(style.backgroundSize);
+    if (reach > parseFloat(style.paddingRight) + 1) {
+      misfits.push(`<input#${e.id}> "${e.value}": its error icon sits on the value`);
+    }
+  }
   return misfits;
 }"""
 
@@ -145,7 +189,7 @@ def texts(entry: polib.POEntry) -> list[str]:
 def translated(language: str) -> list[polib.POEntry]:
     """The target catalogue's messages a page can show: translated and not fuzzy (msgfmt leaves
     fuzzy ones out), and not an English sentence copied over as it is."""
-    folder = language.replace("-hans", "_Hans")
+    folder = to_locale(language)
     catalogue = polib.pofile(str(LOCALE / folder / "LC_MESSAGES" / "django.po"))
     return [
         entry
@@ -215,13 +259,13 @@ class Pages:
         lang = phone.locator("html").get_attribute("lang")
         if lang.lower() != self.language:
             self.faults.append(f"{name}: <html lang={lang!r}>, not {self.language!r}")
-        if english := english_on(phone, self.language):
+        if self.language in NO_ENGLISH_LEFT and (english := english_on(phone, self.language)):
             self.faults.append(f"{name}: English left: {', '.join(english)}")
         for misfit in phone.evaluate(MISFITS, PHONE["width"]):
             self.faults.append(f"{name}: {misfit}")
 
 
-@pytest.fixture(params=list(BROWSER_LOCALES))
+@pytest.fixture(params=LANGUAGES)
 def language(request) -> str:
     if request.param.startswith("zh"):
         request.getfixturevalue("cjk_font")
@@ -232,7 +276,7 @@ def language(request) -> str:
 def phone_in_language(browser, live_server, language) -> Iterator[object]:
     """A 360 × 740 phone whose browser asks for ``language`` first, closed after the test."""
     context = browser.new_context(
-        viewport=PHONE, device_scale_factor=2, has_touch=True, locale=BROWSER_LOCALES[language]
+        viewport=PHONE, device_scale_factor=2, has_touch=True, locale=browser_locale(language)
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -291,10 +335,34 @@ def test_it_speaks_the_phone_s_language_from_sign_up_to_a_verdict(
     # The preview follows the taps a moment later: wait for the one of 15 points.
     phone.locator("#preview .card", has_text=re.compile(r"(?<!\d)15(?!\d)")).wait_for()
     pages.check("hand-form")
+    # 83 points: refused, the error beside the points, which still show.
+    points = phone.locator("#id_opponent_points")
+    points.fill("83")
+    submit(phone, "#hand-form")
+    phone.locator("#id_opponent_points[aria-invalid=true]").wait_for()
+    pages.check("refused-hand")
+    points.fill("15")
     submit(phone, "#hand-form")
     phone.wait_for_url("**/games/*/")
     phone.locator("#hand-1").wait_for()
     pages.check("scoreboard")
+    scoreboard = phone.url
+
+    # A season of finished games for the ratings table and the history's period choice, then
+    # a new scoring table's bands.
+    phone.goto("about:blank")  # no poll of the scoreboard while the games are written
+    group = Group.objects.get(name=GROUP)
+    games = make_games(group, list(Player.objects.filter(group=group)), 3, seed=2, most=60)
+    phone.goto(f"{live_server.url}/groups/{group.pk}/history/")
+    phone.locator("#ratings").wait_for()
+    pages.check("ladder-history")
+    # A long game: each hand's explanation names its band's range of totals.
+    phone.goto(f"{live_server.url}{max(games, key=lambda game: game.version).get_absolute_url()}")
+    pages.check("played-game")
+    phone.goto(f"{live_server.url}/groups/{group.pk}/tables/new/")
+    phone.locator("#table-preview li").first.wait_for()
+    pages.check("scoring-table")
+    phone.goto(scoreboard)
 
     # Hearts are trumps; Lin leads a pair of small jokers and Jun, who holds a pair of hearts,
     # does not play it: the judge gives that as its reason. Mei's cards are tapped on the grid.
