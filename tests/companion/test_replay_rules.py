@@ -77,7 +77,7 @@ def test_the_same_hands_under_simplified_rules_end_the_same_way(member, game):
     assert "Under Simplified with 2 decks" in page
     assert "Mei &amp; Lin would have won after 6 hands." in page
     assert "#1 · Mei &amp; Lin at Q" in page
-    assert "Opponents 0 points. In the 0–75 band, the declarers climb 1 level" in page
+    assert "Opponents 0 points. In the 0–75 band, the declarers climb 1 level" in words(page)
     assert (
         '<span class="text-nowrap">Mei &amp; Lin K</span> · '
         '<span class="text-nowrap">Jun &amp; Hao 2</span> <span class="d-block">(as played: '
