@@ -2,7 +2,7 @@
 phone: the page in its common state (a group with games of several hands, a club night, a
 ladder) and, where it has a form, with that form refused so its errors show. Any serious or
 critical violation of the WCAG 2.0 / 2.1 A and AA rules fails, naming the page, the language,
-the rule and the elements at fault.
+the rule and the elements at fault; so does a page wider than the phone.
 
 The pages are listed by URL name: a page added to companion/urls.py without an entry in
 ``PAGES`` (or ``NOT_PAGES``, for addresses that are no page) fails
@@ -386,6 +386,12 @@ def violations(phone, name: str, language: str) -> list[str]:
     ]
 
 
+def too_wide(phone, name: str, language: str) -> list[str]:
+    """The page scrolling sideways on the phone, if it does: nothing may be wider than it."""
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    return [f"{name} [{language}]: {width} px wide on a 360 px phone"] if width > 360 else []
+
+
 def test_it_has_no_serious_violation_on_any_page(phones, club, language):
     began = time.monotonic()
     faults = []
@@ -395,10 +401,11 @@ def test_it_has_no_serious_violation_on_any_page(phones, club, language):
         if page.then is not None:
             page.then(phone)
         assert phone.locator("html").get_attribute("lang") == language, f"{name} [{language}]"
-        faults += violations(phone, name, language)
+        faults += violations(phone, name, language) + too_wide(phone, name, language)
         if page.refuse is not None:
             page.refuse(phone, club)
             phone.locator(ERRORS).first.wait_for()
-            faults += violations(phone, f"{name}, refused", language)
+            refused = f"{name}, refused"
+            faults += violations(phone, refused, language) + too_wide(phone, refused, language)
     print(f"axe-core, {len(PAGES)} pages [{language}]: {time.monotonic() - began:.1f}s")
     assert not faults, "\n".join(faults)
