@@ -154,10 +154,10 @@ def test_six_players_find_friends_until_a_side_holds_at_ace(phone, live_server, 
         phone,
         friends=("Hao",),
         points=60,
-        expect="Hao and Yan win the game.",
+        expect="Hao & Yan win the game.",
         screenshot=lambda: screenshot(phone, "winning-hand"),
     )
-    phone.get_by_text("Hao and Yan win the game after 4 hands.").wait_for()
+    phone.get_by_text("Hao & Yan win the game after 4 hands.").wait_for()
     assert phone.get_by_role("link", name="Record a hand").count() == 0
     assert list(Hand.objects.values_list("friends", flat=True)) == [[4], [], [4], [3]]
     fits(phone)

@@ -53,7 +53,7 @@ def test_a_new_account_plays_a_game_until_a_team_wins_at_ace(
         for _ in range(taps):
             phone.get_by_role("button", name=label).click()
     assert phone.get_by_label("Opponents' points").input_value() == "40"
-    phone.locator("#preview").get_by_text("Mei and Lin win the game.").wait_for()
+    phone.locator("#preview").get_by_text("Mei & Lin win the game.").wait_for()
     screenshot(phone, "winning-hand")
     phone.get_by_role("button", name="Save hand").click()
 
