@@ -39,6 +39,16 @@ def either(names: Sequence[object]) -> str:
     return listed([str(name) for name in names], either=True).in_words(gettext, ngettext)
 
 
+def sentences(said: Sequence[str]) -> str:
+    """Sentences one after the other, as the language writes them (Chinese: with no space)."""
+    text = said[0]
+    for sentence in said[1:]:
+        # Translators: two sentences of one message, one after the other. Chinese writes them
+        # with no space between.
+        text = gettext("%(sentence)s %(next)s") % {"sentence": text, "next": sentence}
+    return text
+
+
 def together(players: Iterable[object]) -> str:
     """A team's players as its name, the same in every language and on every page (a label, a
     chart's legend, a list): ``Mei``, ``Mei & Lin``, ``Mei, Lin & Wei``. A sentence about them

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from companion.display import either, level, names, suit_symbol, team, trump_sign
+from companion.display import either, level, names, sentences, suit_symbol, team, trump_sign
 from companion.models import (
     CONFIRMERS,
     NO_TRUMP_DECLARED,
@@ -519,14 +519,4 @@ def hand_numbers(numbers) -> str:
         # Translators: a list of hand numbers (or runs such as 4–6) and the next one after it.
         listed = pgettext("a list of hand numbers", "%(numbers)s, %(next)s")
         text = listed % {"numbers": text, "next": numbers} if text else numbers
-    return text
-
-
-def sentences(said: list[str]) -> str:
-    """Sentences one after the other, as the language writes them (Chinese: with no space)."""
-    text = said[0]
-    for sentence in said[1:]:
-        # Translators: two sentences of one message, one after the other. Chinese writes them
-        # with no space between.
-        text = _("%(sentence)s %(next)s") % {"sentence": text, "next": sentence}
     return text

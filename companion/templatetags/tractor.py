@@ -11,7 +11,16 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from companion.display import card_label, joined, level, names, rules_title, suit_symbol, team
+from companion.display import (
+    card_label,
+    joined,
+    level,
+    names,
+    rules_title,
+    sentences,
+    suit_symbol,
+    team,
+)
 from companion.forms.choices import FORMAT_CHOICES, SIDE_CHOICES
 from companion.models import Hand
 from scoring.cards import Card
@@ -29,16 +38,13 @@ register.filter(suit_symbol)
 
 
 @register.simple_tag
-def in_a_row(first: object, second: object, *, aside: bool = False) -> str:
-    """Two sentences one after the other as the reader's language sets them: a space between
-    them, none after Chinese 。. ``aside``: the second in the page's quieter grey."""
+def one_after_the_other(first: object, second: object, *, aside: bool = False) -> SafeString:
+    """Two sentences one after the other as the reader's language sets them (``sentences``: a
+    space between them, none after Chinese 。). ``aside``: the second in the page's quieter grey."""
     if aside:
         second = format_html('<span class="text-body-secondary">{}</span>', second)
-    # The scoreboard's own pattern for sentences in a row (companion.scoreboard.sentences).
-    said = gettext("%(sentence)s %(next)s")
-    return mark_safe(
-        said % {"sentence": conditional_escape(first), "next": conditional_escape(second)}
-    )
+    # Safe: each sentence is escaped, and the pattern is the catalogue's.
+    return mark_safe(sentences([conditional_escape(first), conditional_escape(second)]))
 
 
 # A range of the opponents' totals, such as 5–35: a line may break after its dash.
