@@ -315,7 +315,7 @@ def catalogue(lang: str, locale: Path = LOCALE) -> stdlib_gettext.NullTranslatio
     # A language without its country reads that language's catalogue (``pt`` reads ``pt_BR``),
     # as Django picks for a browser.
     variants = (
-        sorted(str(path.name) for path in locale.glob(f"{wanted}_*")) if "_" not in wanted else []
+        sorted(str(path.name) for path in locale.glob(f"{wanted}_*")) if wanted.isalpha() else []
     )
     return stdlib_gettext.translation(
         "django", localedir=locale, languages=[wanted, *variants], fallback=True

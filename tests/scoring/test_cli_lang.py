@@ -168,3 +168,6 @@ def test_a_language_without_its_country_reads_that_languages_catalogue(capsys, l
         assert json.loads(out)["explanation"].startswith("Défenseurs 65 + talon 20 × 4")
     _, out, _ = run(capsys, locale, "--lang", "fr-be", "settle", request=SETTLE)
     assert json.loads(out)["explanation"] == ENGLISH_EXPLANATION
+    # A pattern is no language: it reads no catalogue it happens to match.
+    _, out, _ = run(capsys, locale, "--lang", "*", "settle", request=SETTLE)
+    assert json.loads(out)["explanation"] == ENGLISH_EXPLANATION
