@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django_tasks import TaskContext, task
 
+from companion import exchange
 from companion.models import ImportJob, PlayerLadder
 
 
@@ -16,8 +17,8 @@ def rerate(group_id: int) -> None:
 
 @task(takes_context=True)
 def run_import(context: TaskContext, job_id: int) -> None:
-    """Import an uploaded export file as a new group (`ImportJob.run`)."""
+    """Import an uploaded export file as a new group (`exchange.run_import`)."""
     job = ImportJob.objects.filter(pk=job_id).first()
     if job is not None:
         ids = context.task_result.worker_ids
-        job.run(worker=ids[-1] if ids else "")
+        exchange.run_import(job, worker=ids[-1] if ids else "")
