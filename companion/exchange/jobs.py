@@ -1,5 +1,5 @@
-"""An import job's run, by the task worker, and the clean-up after a worker's end cut runs off:
-the job (`companion.models.ImportJob`) keeps the state, the exchange reads and writes the file."""
+"""An import job, run by the task worker, and the clean-up after a worker stopped midway: the job
+(`companion.models.ImportJob`) keeps the state; the exchange reads the file and writes the group."""
 
 from __future__ import annotations
 
