@@ -39,9 +39,11 @@ serve: install
 	@$(PY) manage.py collectstatic --no-input --verbosity 0
 	@$(WITH_WORKER) $(VENV)/bin/gunicorn companion.wsgi --workers $(WORKERS) --bind $(BIND) --access-logfile -
 
+# The import layers (pyproject.toml's [tool.importlinter]) print only when one is broken.
 lint: install
 	@$(VENV)/bin/ruff check --quiet .
 	@$(VENV)/bin/ruff format --check --quiet .
+	@out=$$($(VENV)/bin/lint-imports --no-logo --no-cache) || { echo "$$out"; exit 1; }
 
 # The tests run on every core (pytest-xdist): each worker has its own test database.
 test: lint

@@ -8,5 +8,6 @@ class CompanionConfig(AppConfig):
     verbose_name = "Tractor Companion"
 
     def ready(self) -> None:
-        # A login brings back the account's language.
-        from companion import languages  # noqa: F401
+        # A login brings back the account's language; a change to an earlier game queues its
+        # group's re-rating.
+        from companion import languages, tasks  # noqa: F401

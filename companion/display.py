@@ -1,5 +1,6 @@
-"""The game's things as a player reads them: levels, suits, cards, rules and names, in the
-reader's language. Views, forms and the template tags (one-line adapters over these) share them."""
+"""The game's things as a player reads them: levels, suits, cards, rules, names and a hand's
+sides, in the reader's language. Views, forms, the pages' builders and the template tags
+(one-line adapters over these) share them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
+from scoring.game import PlayedHand
 from scoring.rules import PRESETS, Rules
+from scoring.table import Table
 from scoring.words import in_a_row, listed
 
 
@@ -67,6 +70,35 @@ def team(seats: Iterable[int], players: Sequence[object]) -> str:
 def names(seats: Iterable[int], players: Sequence[object]) -> str:
     """Seats as the names of their players (``players`` in play order): ``Mei and Lin``."""
     return joined([players[seat] for seat in seats])
+
+
+def sides(table: Table) -> list[tuple[int, ...]]:
+    """The sides whose levels the scoreboard shows: the fixed teams, or every player."""
+    return list(table.fixed) or [(seat,) for seat in table.seats]
+
+
+def hand_sides(table: Table, played: PlayedHand) -> dict:
+    """A hand's sides in players' words, where every side stands after it (its level before
+    and after), and whose levels it changed."""
+    players = table.players
+    standing = [
+        (
+            team(side, players),
+            played.before.levels[side[0]],
+            played.after.levels[side[0]],
+        )
+        for side in sides(table)
+    ]
+    return {
+        "declarer": players[played.result.declarer],
+        "friends": names(played.friends, players),
+        # A fixed team is named as the standings and the level race name it; the others of a
+        # pairs game, or a find-a-friend hand's sides, are players a sentence lists.
+        "declarers": (team if table.fixed else names)(played.declarers, players),
+        "opponents": (team if len(table.fixed) == 2 else names)(played.opponents, players),
+        "standing": standing,
+        "climbed": [(side, was, now) for side, was, now in standing if now != was],
+    }
 
 
 def suit_symbol(trump: str | Suit | None) -> str:

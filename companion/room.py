@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from django.db.models import Q, prefetch_related_objects
 from django.http import HttpRequest
 
-from companion.display import joined, team
+from companion.display import joined, sides, team
 from companion.models import Evening, EveningTable, GameSummary, Hand, Player, Round
-from companion.scoreboard import sides
 from scoring.evenings import RANKING, SITTING_OUT, EveningGame, EveningStanding, standings
 from scoring.game import replay, resume
 from scoring.stats import HandLine

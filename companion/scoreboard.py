@@ -15,7 +15,17 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from companion.display import either, level, names, sentences, suit_symbol, team, trump_sign
+from companion.display import (
+    either,
+    hand_sides,
+    level,
+    names,
+    sentences,
+    sides,
+    suit_symbol,
+    team,
+    trump_sign,
+)
 from companion.models import (
     CONFIRMERS,
     NO_TRUMP_DECLARED,
@@ -28,7 +38,7 @@ from companion.models import (
 )
 from scoring.cards import Rank, Suit
 from scoring.game import Game as ScoredGame
-from scoring.game import GameError, GameState, PlayedHand, resume
+from scoring.game import GameError, GameState, resume
 from scoring.stats import HandLine
 from scoring.table import Table
 
@@ -37,11 +47,6 @@ from scoring.table import Table
 HANDS_SHOWN = 12
 # A watching phone further behind than this many changes or rows gets the whole scoreboard.
 CHANGES_SENT = 40
-
-
-def sides(table: Table) -> list[tuple[int, ...]]:
-    """The sides whose levels the scoreboard shows: the fixed teams, or every player."""
-    return list(table.fixed) or [(seat,) for seat in table.seats]
 
 
 def board(game: Game, hands: list[Hand]) -> dict:
@@ -232,30 +237,6 @@ def settled(game: Game, hands: list[Hand]) -> ScoredGame:
         return resume(game.setup, first, levels, (hand.result for hand in hands))
     whole = game.scored()
     return ScoredGame(whole.setup, whole.hands[first - 1 : hands[-1].number])
-
-
-def hand_sides(table: Table, played: PlayedHand) -> dict:
-    """A hand's sides in players' words, where every side stands after it (its level before
-    and after), and whose levels it changed."""
-    players = table.players
-    standing = [
-        (
-            team(side, players),
-            played.before.levels[side[0]],
-            played.after.levels[side[0]],
-        )
-        for side in sides(table)
-    ]
-    return {
-        "declarer": players[played.result.declarer],
-        "friends": names(played.friends, players),
-        # A fixed team is named as the standings and the level race name it; the others of a
-        # pairs game, or a find-a-friend hand's sides, are players a sentence lists.
-        "declarers": (team if table.fixed else names)(played.declarers, players),
-        "opponents": (team if len(table.fixed) == 2 else names)(played.opponents, players),
-        "standing": standing,
-        "climbed": [(side, was, now) for side, was, now in standing if now != was],
-    }
 
 
 def trump_now(table: Table, state: GameState, hands: list[Hand]) -> dict | None:

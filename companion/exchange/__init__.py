@@ -108,6 +108,7 @@ from companion.exchange.exporting import (
     json_chunks,
 )
 from companion.exchange.importing import Imported, import_group, known_accounts
+from companion.exchange.jobs import clean_up_imports, run_import
 from companion.exchange.reading import GroupExport, counted, load, read
 from companion.exchange.schema import FORMAT, VERSION
 from companion.exchange.writing import isoformat
@@ -119,6 +120,7 @@ __all__ = [
     "ExchangeError",
     "GroupExport",
     "Imported",
+    "clean_up_imports",
     "counted",
     "csv_lines",
     "csv_text",
@@ -131,4 +133,5 @@ __all__ = [
     "known_accounts",
     "load",
     "read",
+    "run_import",
 ]

@@ -7,10 +7,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
 from companion.forms.layout import Helper
+from companion.limits import MAX_IMPORT_BYTES
 from companion.models import new_token
-
-# An export of 2,000 games (43,000 hands with their history) is 37 MB.
-MAX_IMPORT_BYTES = 40 * 1024 * 1024
 
 
 class GroupImportForm(forms.Form):

@@ -6,12 +6,11 @@ from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.display import CARD_GRID
+from companion.display import CARD_GRID, hand_sides
 from companion.forms.choices import NO_TRUMP, TRUMP_OR_NONE_CHOICES
 from companion.forms.layout import Field, Helper
 from companion.forms.results import WHOLE_NUMBER, HandResultForm, number_input
 from companion.models import NO_TRUMP_DECLARED, Game, Hand
-from companion.scoreboard import hand_sides
 from scoring import (
     Bid,
     Card,

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
 from django.db.models.fields.json import KT
 from django.db.models.functions import Lower
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
@@ -19,6 +20,10 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from companion import display
+
+ratings_wanted = Signal()
+"""Sent with a ``group_id`` once the transaction that asked for its ratings to be replayed
+commits: the task layer (`companion.tasks`), above the models, queues the replay."""
 
 
 def new_token() -> str:
@@ -81,9 +86,7 @@ class Group(models.Model):
     @classmethod
     def ask_for_ratings(cls, group_id: int) -> None:
         """Ask for the group's ratings to be replayed (:meth:`PlayerLadder.rerate`) once the
-        caller's transaction commits: one task, however many changes ask."""
-        from companion.tasks import rerate  # the task runs the models' code
-
+        caller's transaction commits (`ratings_wanted`): one task, however many changes ask."""
         cls.objects.filter(pk=group_id).update(ratings_asked=models.F("ratings_asked") + 1)
         waiting = transaction.get_connection().run_on_commit
         if any(
@@ -94,7 +97,7 @@ class Group(models.Model):
 
         def enqueue() -> None:
             enqueue.done = True
-            rerate.enqueue(group_id)
+            ratings_wanted.send(cls, group_id=group_id)
 
         enqueue.rerates, enqueue.done = group_id, False
         transaction.on_commit(enqueue)

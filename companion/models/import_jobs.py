@@ -1,32 +1,22 @@
 """Imports as jobs: an upload is kept in the database (any server's worker can read it) until its
-import ends, and the job, run by the task worker (`companion.tasks`), says how far it has come,
-what it made or why the file was refused."""
+import ends, and the job says how far it has come, what it made or why the file was refused. The
+task worker (`companion.tasks`) runs it through the exchange (`companion.exchange.jobs`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import timedelta
-from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, Q
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 CHUNK_BYTES = 2**20
 STALE = timedelta(minutes=10)
 """A running import says it is alive after every few games (a second or so); one silent for this
 long was cut off (its worker killed), and the worker's clean-up takes it away."""
-
-
-def cut_off() -> str:
-    """Why an import that its worker's end cut off made nothing (in the active language)."""
-    return gettext(
-        "The import was cut off (the server stopped) before it was done; nothing of it was "
-        "kept. Import the file again."
-    )
 
 
 class ImportBusy(Exception):
@@ -107,7 +97,7 @@ class ImportJob(models.Model):
         request_key: str = "",
         language: str = "",
     ) -> tuple[ImportJob, bool]:
-        """A job for ``upload`` (stored a megabyte to a row) for :meth:`run`, and True; or the
+        """A job for ``upload`` (stored a megabyte to a row) to run, and True; or the
         job already made for the same ``request_key`` (a double submit), and False. ImportBusy
         while another of the account's imports is under way."""
         if request_key:
@@ -151,60 +141,40 @@ class ImportJob(models.Model):
             for pk in list(numbers)
         )
 
-    def run(self, *, worker: str = "", accounts=None) -> None:
-        """Import the file, once: a job that another run took (a task run again after a crash)
-        is left alone. The file is deleted when the import ends, made or refused."""
-        from companion import exchange  # the exchange package imports the models
-
+    def take(self, *, worker: str = "") -> bool:
+        """Start running the job, once: False for a job that another run took (a task run again
+        after a crash), which is then left alone."""
         taken = ImportJob.objects.filter(pk=self.pk, state=self.State.WAITING).update(
             state=self.State.RUNNING, worker=worker[:64], beat=timezone.now()
         )
-        if not taken:
-            return
-        self.refresh_from_db()
-        with translation.override(self.language):
-            try:
-                export = exchange.read(self.data())
-                ImportJob.objects.filter(pk=self.pk).update(
-                    games=export.game_count, beat=timezone.now()
-                )
-                exchange.import_group(
-                    export,
-                    name=self.name or None,
-                    importer=self.user,
-                    accounts=exchange.known_accounts(self.user) if accounts is None else accounts,
-                    progress=self._progress,
-                    whole=partial(self._succeeded, export),
-                )
-            except exchange.ExchangeError as error:
-                self._fail(str(error))
-                return
-            except (KeyboardInterrupt, SystemExit):  # the worker stopped (`make serve` ended)
-                self._fail(cut_off())
-                raise
-            except BaseException:
-                self._fail(gettext("The import failed on the server; nothing of it was kept."))
-                raise
+        if taken:
+            self.refresh_from_db()
+        return bool(taken)
 
-    def _progress(self, group, games: int) -> None:
+    def counted(self, games: int) -> None:
+        """The file's games, once its shape is read."""
+        ImportJob.objects.filter(pk=self.pk).update(games=games, beat=timezone.now())
+
+    def progress(self, group, games: int) -> None:
         """Inside each of the import's transactions: what is written is the job's."""
         ImportJob.objects.filter(pk=self.pk).update(
             group=group, games_done=games, beat=timezone.now()
         )
 
-    def _succeeded(self, export, group, missing: tuple[str, ...]) -> None:
-        """Inside the transaction that makes the group whole and visible."""
+    def succeeded(self, group, *, players: int, hands: int, missing: tuple[str, ...]) -> None:
+        """Inside the transaction that makes the group whole and visible; the file goes."""
         ImportJob.objects.filter(pk=self.pk).update(
             state=self.State.SUCCEEDED,
             group=group,
-            players=len(export.head.players),
-            hands=export.hand_count,
+            players=players,
+            hands=hands,
             missing=list(missing),
             beat=timezone.now(),
         )
         ImportChunk.objects.filter(job=self.pk).delete()
 
-    def _fail(self, refusal: str) -> None:
+    def fail(self, refusal: str) -> None:
+        """Refused, saying why: the group it was making is no longer its, and the file goes."""
         with transaction.atomic():
             ImportJob.objects.filter(pk=self.pk).update(
                 state=self.State.FAILED, refusal=refusal, group=None, games_done=0
@@ -212,22 +182,13 @@ class ImportJob(models.Model):
             ImportChunk.objects.filter(job=self.pk).delete()
 
     @classmethod
-    def clean_up(cls, *, worker: str = "") -> int:
-        """Take away what imports cut off left (their worker killed, the server stopped): the
-        groups they were making, their files; they are refused, saying so. ``worker``: this
-        worker's own runs are cut off (it is starting); others', once silent for `STALE`."""
-        from companion.exchange.importing import remove
-
+    def cut_off(cls, *, worker: str = "") -> list[ImportJob]:
+        """The runs that their worker's end cut off: ``worker``'s own (it is starting), and
+        any worker's silent for `STALE`."""
         lost = Q(beat__lt=timezone.now() - STALE)
         if worker:
             lost |= Q(worker=worker[:64])
-        jobs = list(cls.objects.filter(lost, state=cls.State.RUNNING))
-        for job in jobs:
-            if job.group is not None:
-                remove(job.group)
-            with translation.override(job.language):
-                job._fail(cut_off())
-        return len(jobs)
+        return list(cls.objects.filter(lost, state=cls.State.RUNNING))
 
     @classmethod
     def of(cls, user) -> Iterable[ImportJob]:

@@ -15,8 +15,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from companion.display import level
+from companion.display import sides as game_sides
 from companion.models import Game, Group, Hand, Membership, Player
-from companion.scoreboard import sides as game_sides
 from scoring import Teams, get_rules
 from scoring.game import HandResult
 from tests.companion.hands import HELD

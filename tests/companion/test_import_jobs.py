@@ -190,9 +190,9 @@ def test_nobody_dismisses_a_running_import_or_another_accounts(member, user, out
 
 def test_a_job_run_again_makes_no_second_group(user):
     job, made = ImportJob.start(user, _file(DOCUMENT))
-    job.run()
+    exchange.run_import(job)
     job.state = ImportJob.State.WAITING  # as if its task were taken again after a crash
-    job.run()
+    exchange.run_import(job)
 
     assert made
     assert Group.objects.filter(name="Thursday Tractor").count() == 1
@@ -201,7 +201,7 @@ def test_a_job_run_again_makes_no_second_group(user):
 def test_a_refusal_is_in_the_importers_language(user):
     job, _made = ImportJob.start(user, _file([DOCUMENT]), language="fr")
 
-    job.run()
+    exchange.run_import(job)
 
     job.refresh_from_db()
     assert job.state == "failed"

@@ -1,5 +1,5 @@
 """`python manage.py worker`: the task worker (Django's `db_worker`), which runs the imports. It
-first takes away what a killed run of it left (`ImportJob.clean_up`), then does so every few
+first takes away what a killed run of it left (`exchange.clean_up_imports`), then does so every few
 minutes for any worker's runs that went silent."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connection
 
-from companion.models import ImportJob
+from companion import exchange
 
 CLEAN_EVERY = 300  # seconds
 logger = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, worker_id: str, interval: float, **options) -> None:
-        cleaned = ImportJob.clean_up(worker=worker_id)
+        cleaned = exchange.clean_up_imports(worker=worker_id)
         if cleaned:
             self.stderr.write(f"Took away {cleaned} import(s) cut off before they were done.")
         connection.close()
@@ -52,7 +52,7 @@ def _clean_up_now_and_then() -> None:
     while not threading.Event().wait(CLEAN_EVERY):
         close_old_connections()
         try:
-            ImportJob.clean_up()
+            exchange.clean_up_imports()
         except Exception:  # the next round tries again; the worker goes on meanwhile
             logger.exception("Cleaning up cut-off imports failed")
         finally:
