@@ -342,7 +342,8 @@ def broken(request):
     raise RuntimeError("a bug in a view")
 
 
-# The app's pages and three that fail, for the 403, 400 and 500 pages (the walk's urlconf).
+# The walk's urlconf: the app's pages and three that fail, for the 403, 400 and 500 pages, which
+# no page shows on purpose (and a browser cannot send the unknown Host that gets the 400).
 urlpatterns = [
     path("forbidden/", forbidden),
     path("unreadable/", unreadable),
