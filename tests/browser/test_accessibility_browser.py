@@ -7,7 +7,9 @@ the rule and the elements at fault; so does a page wider than the phone.
 The pages are listed by URL name: a page added to companion/urls.py without an entry in
 ``PAGES`` (or ``NOT_PAGES``, for addresses that are no page) fails
 ``test_it_visits_every_page``. One test per language visits them all, so the data is made once
-a language and the browser is not started again for each page."""
+a language and the browser is not started again for each page. ``STATES`` adds what the common
+state does not show: the error pages, a game waiting for this phone's confirmation with a hand
+flagged, and the club night's pages in each of its states."""
 
 from __future__ import annotations
 
@@ -22,13 +24,16 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.cache import cache
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, path
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from companion.models import Evening, Game, Group, Membership, Player, ScoringTable
+from companion.models.games import FLAG_NOTE_LENGTH
+from companion.urls import urlpatterns as app_urls
 from scoring import PRESETS, get_rules
 from tests.companion.hands import HELD_FIELDS, QUEENS_WIN, QUEENS_WIN_LEVELS
 from tests.companion.history_games import save_game
@@ -59,7 +64,10 @@ AXE_RUN = """(tags) => axe.run(document, {
 class Club:
     """What the pages show: Thursday Tractor (Mei its admin, Jun a member) with a scoring table
     of its own, a game under way of several hands (one corrected), a finished game, and a club
-    night under way; another club night's first round proposed; Zoe in no group."""
+    night under way; another club night's first round proposed; a third club night ended.
+    Then the group asks for confirmations: in one more game Jun recorded two hands, the first
+    flagged by Mei, the second waiting for her confirmation. Jun is locked out of logging in
+    (too many wrong passwords); Zoe is in no group."""
 
     group: Group
     mei: User
@@ -69,6 +77,8 @@ class Club:
     table: ScoringTable
     evening: Evening
     proposed: Evening
+    ended: Evening
+    waiting: Game
 
     def game_url(self, tail: str = "") -> str:
         return f"/groups/{self.group.pk}/games/{self.game.pk}/{tail}"
@@ -107,7 +117,19 @@ def club(db) -> Club:
     first = evening.start_round(by=mei)
     record(first.tables_played.order_by("number").first().game, mei, 0, 40)
     proposed = Evening.start(group, cast, by=mei, **shape)
-    return Club(group, mei, zoe, game, finished, table, evening, proposed)
+    ended = Evening.start(group, cast, by=mei, **shape)
+    record(ended.start_round(by=mei).tables_played.get(number=1).game, mei, 1, 60)
+    ended.end()
+
+    group.ask_for_confirmations(True, by=mei)
+    waiting = Game.start(group, cast[:4], get_rules("standard"), by=jun)
+    record(waiting, jun, 0, 45)
+    record(waiting, jun, 2, 20)
+    waiting.flag_hand(1, "Hao took the kitty", by=mei)
+
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        Client().post("/accounts/login/", {"username": "jun", "password": "a wrong guess"})
+    return Club(group, mei, zoe, game, finished, table, evening, proposed, ended, waiting)
 
 
 # ---- How each page is reached, in its common state, and how its form is refused.
@@ -304,6 +326,95 @@ PAGES: dict[str, Page] = {
     ),
 }
 
+
+# ---- What the common state does not show: the error pages, and pages in their other states.
+
+
+def forbidden(request):
+    raise PermissionDenied
+
+
+def unreadable(request):
+    raise BadRequest
+
+
+def broken(request):
+    raise RuntimeError("a bug in a view")
+
+
+# The walk's urlconf: the app's pages and three that fail, for the 403, 400 and 500 pages, which
+# no page shows on purpose (and a browser cannot send the unknown Host that gets the 400).
+urlpatterns = [
+    path("forbidden/", forbidden),
+    path("unreadable/", unreadable),
+    path("broken/", broken),
+    *app_urls,
+]
+
+
+def send_login(phone, username: str) -> None:
+    """The login form sent for ``username``, then the page it is answered with."""
+    phone.locator("#id_username").fill(username)
+    phone.locator("#id_password").fill(PASSWORD)
+    phone.locator("main [type=submit]").click()
+    phone.locator("#id_username").wait_for(state="detached")
+
+
+def log_in_locked_out(phone) -> None:
+    """Jun logging in after too many wrong passwords: the cool-off page."""
+    send_login(phone, "jun")
+
+
+def log_in_without_cookie(phone) -> None:
+    """Mei logging in from a browser that lost its cookies: the form is refused (403)."""
+    phone.context.clear_cookies(name="csrftoken")
+    send_login(phone, "mei")
+
+
+def open_flag(phone) -> None:
+    """The waiting hand's "Something is wrong: flag it", opened to its note."""
+    phone.locator(".hand-flag > summary").click()
+    phone.locator(".hand-flag input[name=note]").wait_for()
+
+
+def refuse_flag(phone, club: Club) -> None:
+    """A flag whose note is longer than a note may be (the field's own limit taken off)."""
+    open_flag(phone)
+    note = phone.locator(".hand-flag input[name=note]")
+    note.evaluate("(input) => input.removeAttribute('maxlength')")
+    note.fill("x" * (FLAG_NOTE_LENGTH + 1))
+    phone.locator(".hand-flag [type=submit]").click()
+    phone.locator("main > .alert-danger").wait_for()
+
+
+STATES: dict[str, Page] = {
+    "404": Page(lambda club: "/no-such-page/"),
+    "403": Page(lambda club: "/forbidden/"),
+    "403, a form sent without its cookie": Page(
+        lambda club: "/accounts/login/", None, then=log_in_without_cookie
+    ),
+    "400": Page(lambda club: "/unreadable/", None),
+    "500": Page(lambda club: "/broken/", None),
+    "login, locked out": Page(lambda club: "/accounts/login/", None, then=log_in_locked_out),
+    "game, a hand waiting for this phone and a hand flagged": Page(
+        lambda club: club.waiting.get_absolute_url(),
+        refuse=afresh(refuse_flag),
+        then=open_flag,
+    ),
+    "watch, a hand flagged": Page(lambda club: f"/watch/{club.waiting.share_token}/", None),
+    "evening, a round proposed": Page(
+        lambda club: f"/groups/{club.group.pk}/evenings/{club.proposed.pk}/"
+    ),
+    "evening_room, a round proposed": Page(
+        lambda club: f"/room/{club.proposed.share_token}/", None
+    ),
+    "evening, ended": Page(lambda club: f"/groups/{club.group.pk}/evenings/{club.ended.pk}/"),
+    "evening_room, ended": Page(lambda club: f"/room/{club.ended.share_token}/", None),
+    "game, ended by its club night": Page(
+        lambda club: club.ended.rounds.get().tables_played.get(number=1).game.get_absolute_url()
+    ),
+}
+
 # Addresses that are no page a player reads.
 NOT_PAGES = {
     "service_worker",  # a script
@@ -378,6 +489,8 @@ def phones(browser, live_server, club, language) -> Iterator[dict[str | None, ob
 
 def violations(phone, name: str, language: str) -> list[str]:
     phone.wait_for_load_state()
+    # The pointer off whatever was tapped last: a control is checked in its colours at rest.
+    phone.mouse.move(0, 0)
     found = phone.evaluate(AXE_RUN, TAGS)
     return [
         f"{name} [{language}]: {v['id']} ({v['impact']}): {v['help']}: " + "; ".join(v["nodes"])
@@ -392,10 +505,12 @@ def too_wide(phone, name: str, language: str) -> list[str]:
     return [f"{name} [{language}]: {width} px wide on a 360 px phone"] if width > 360 else []
 
 
+@pytest.mark.urls(__name__)
 def test_it_has_no_serious_violation_on_any_page(phones, club, language):
     began = time.monotonic()
     faults = []
-    for name, page in PAGES.items():
+    walk = {**PAGES, **STATES}
+    for name, page in walk.items():
         phone = phones[page.account]
         phone.goto(page.url(club))
         if page.then is not None:
@@ -407,5 +522,5 @@ def test_it_has_no_serious_violation_on_any_page(phones, club, language):
             phone.locator(ERRORS).first.wait_for()
             refused = f"{name}, refused"
             faults += violations(phone, refused, language) + too_wide(phone, refused, language)
-    print(f"axe-core, {len(PAGES)} pages [{language}]: {time.monotonic() - began:.1f}s")
+    print(f"axe-core, {len(walk)} pages [{language}]: {time.monotonic() - began:.1f}s")
     assert not faults, "\n".join(faults)
