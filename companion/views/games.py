@@ -169,7 +169,7 @@ def _overtaken(request: HttpRequest, game: Game, editing: int | None) -> HttpRes
     is (the slower scorekeeper sees whether their hand is in); a hand sent late by the page's
     script comes back filled in, to be checked against the game now. ``editing``: the hand
     number being corrected, or None for a new hand."""
-    if not request.htmx:
+    if not _sent_by_script(request):
         messages.warning(
             request, _("Someone else saved a change first. The game is shown as it is now.")
         )
@@ -183,7 +183,7 @@ def _hand_page(
     request: HttpRequest, game: Game, hands: list[Hand], number: int, *, stale: bool = False
 ) -> HttpResponse:
     """Record the next hand or correct hand ``number``: the page, its live preview, its save.
-    A save sent by the page's script (htmx) is answered with where to go, or with the page
+    A save sent by the page's script (kept.js) is answered with where to go, or with the page
     and its errors; one that someone else's change overtook (``stale``) comes back filled in
     as sent, so that a hand kept on the phone while offline is never silently lost."""
     editing = number <= len(hands)
@@ -200,7 +200,7 @@ def _hand_page(
     form = HandForm.for_hand(game, hands, number, data, editing=editing)
     if not editing and form.before.state.game_over:
         over = _("The game is over: no more hands to record.")
-        if saving and request.htmx:
+        if saving and _sent_by_script(request):
             return _unstorable(over, status=409)
         messages.info(request, over)
         return redirect(game)
@@ -230,7 +230,8 @@ def _hand_page(
         "previewing": preview,
         **form.page(),
     }
-    return render(request, template, context, status=422 if request.htmx and not preview else 200)
+    status = 422 if _sent_by_script(request) else 200
+    return render(request, template, context, status=status)
 
 
 def _resent(request: HttpRequest, hands: list[Hand]) -> Hand | None:
@@ -290,7 +291,7 @@ def _save(
 def _stored(request: HttpRequest, game: Game, hand: Hand) -> HttpResponse:
     """To the game after a save: a redirect, or for the page's script, where to go. Its header
     says which hand is stored: only that answer lets the phone drop the copy it keeps."""
-    if request.htmx:
+    if _sent_by_script(request):
         response = HttpResponseClientRedirect(game.get_absolute_url())
     else:
         response = redirect(game)
@@ -299,8 +300,9 @@ def _stored(request: HttpRequest, game: Game, hand: Hand) -> HttpResponse:
 
 
 def _sent_by_script(request: HttpRequest) -> bool:
-    """A save sent by the page's script, which keeps the hand until it hears what became of it."""
-    return request.method == "POST" and bool(request.htmx) and not previewing(request)
+    """A save sent by the page's script (kept.js), which keeps the hand until it hears what
+    became of it, and says so in its own header: it is no htmx request."""
+    return request.method == "POST" and request.headers.get("Kept-Hand") == "true"
 
 
 def _unstorable(why: str, *, status: int) -> HttpResponse:

@@ -297,7 +297,7 @@ def test_it_keeps_a_hand_sent_for_an_ended_game_and_says_why(member, night, star
     assert response.status_code == 200
     assert "no more hands to record" in text(response)
     assert 'name="opponent_points" value="45"' in text(response)
-    sent = member.post(url, held_form(version=game.version), headers={"HX-Request": "true"})
+    sent = member.post(url, held_form(version=game.version), headers={"Kept-Hand": "true"})
     assert sent.status_code == 409
     assert sent["Hand-Unstorable"] == "true"
     assert "The club night ended this game with round 1" in sent.content.decode()

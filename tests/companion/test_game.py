@@ -778,7 +778,7 @@ def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends)
     assert "declarer Mei" in history
 
 
-SCRIPT = {"HX-Request": "true"}
+SCRIPT = {"Kept-Hand": "true"}
 
 
 def test_a_saved_hand_s_answer_says_which_hand_is_stored_and_so_does_a_resend(client, game):
@@ -798,6 +798,17 @@ def test_a_saved_hand_s_answer_says_which_hand_is_stored_and_so_does_a_resend(cl
         headers=SCRIPT,
     )
     assert corrected["Hand-Saved"] == "1"
+
+
+def test_only_a_kept_hand_is_answered_as_one_not_any_htmx_request(client, game):
+    data = {"version": game.version, "request_key": "not-kept", **held_form()}
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+
+    response = client.post(url, data, headers={"HX-Request": "true"})
+
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    assert "HX-Redirect" not in response
 
 
 def test_a_hand_refused_for_what_it_says_is_answered_with_its_form_not_as_stored(client, game):

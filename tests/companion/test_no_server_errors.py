@@ -346,10 +346,10 @@ def clients(world) -> dict[str, Client]:
     return {"member": member, "outsider": outsider, "anonymous": Client()}
 
 
-def ask(client: Client, method: str, path: str, data, htmx: str | None = None):
-    headers = {}
+def ask(client: Client, method: str, path: str, data, htmx: str | None = None, kept=False):
+    headers = {"Kept-Hand": "true"} if kept else {}
     if htmx is not None:
-        headers = {"HX-Request": "true", **({"HX-Target": htmx} if htmx else {})}
+        headers |= {"HX-Request": "true", **({"HX-Target": htmx} if htmx else {})}
     response = getattr(client, method)(path, data, headers=headers)
     assert response.status_code < 500
     return response
@@ -436,8 +436,9 @@ def test_it_answers_hostile_input_without_a_server_error(world, clients, name, d
     who = data.draw(st.sampled_from(["member", "member", "member", "outsider", "anonymous"]))
     method = data.draw(st.sampled_from(["get", "post"]))
     htmx = data.draw(st.sampled_from([None, None, "", "table-preview", "bands", "verdict"]))
+    kept = data.draw(st.booleans())  # a hand the phone keeps, sent by kept.js
 
-    ask(clients[who], method, path, data.draw(requests(fields, valid)), htmx)
+    ask(clients[who], method, path, data.draw(requests(fields, valid)), htmx, kept)
 
 
 # Hand-picked: each is (who, method, path, data, status); the path's {names} come from `world`.
