@@ -27,7 +27,7 @@ from companion.scoreboard import (
     refused_delete,
     refused_edit,
 )
-from companion.views.methods import page_and_form, require_safe
+from companion.views.methods import page_and_form, require_POST, require_safe
 from companion.views.previews import previewing
 from scoring.game import GameError
 
@@ -35,17 +35,21 @@ from scoring.game import GameError
 GAME_FIELDS = ("group", "evening_table__round__evening")
 
 
-@page_and_form
+@require_safe
 @login_required
 def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
-    if request.method == "POST" and request.POST.get("action") == "undo":
-        return undo_last_hand(request, game)
-    if request.method == "POST" and request.POST.get("action") == "new_share_link":
-        game.new_share_link(by=request.user)
-        messages.success(request, _("Made a new share link: the old one no longer shows the game."))
-        return redirect(game)
     return scoreboard(request, game, can_edit=True)
+
+
+@require_POST
+@login_required
+def new_share_link(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    """Replace the game's share link: the old one no longer shows the game."""
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
+    game.new_share_link(by=request.user)
+    messages.success(request, _("Made a new share link: the old one no longer shows the game."))
+    return redirect(game)
 
 
 def scoreboard(request: HttpRequest, game: Game, *, can_edit: bool) -> HttpResponse:
@@ -88,7 +92,11 @@ def _hand_number(value: str | None) -> int | None:
     return int(value) or None
 
 
-def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
+@require_POST
+@login_required
+def undo_hand(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    """Delete the last hand, as of the game ``version`` the page showed."""
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
     number = game.hands.count()
     if number == 0:
         messages.error(request, _("There is no hand to undo."))
@@ -152,16 +160,24 @@ def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> Http
             why = _("Hand %(number)d was deleted since.") % {"number": number}
             return _unstorable(why, status=409)
         return redirect(game)
-    if request.method == "POST" and request.POST.get("action") == "delete":
-        try:
-            game.delete_hand(number, version=_version(request), by=request.user)
-            messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
-        except StaleGame:
-            messages.warning(request, _("Someone else changed the game first: here it is now."))
-        except GameError as error:
-            messages.error(request, refused_delete(error, number))
-        return redirect(game)
     return _hand_page(request, game, hands, number=number)
+
+
+@require_POST
+@login_required
+def delete_hand(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
+    """Delete hand ``number``, as of the game ``version`` its page showed."""
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
+    if not 1 <= number <= game.hands.count():
+        return redirect(game)
+    try:
+        game.delete_hand(number, version=_version(request), by=request.user)
+        messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
+    except StaleGame:
+        messages.warning(request, _("Someone else changed the game first: here it is now."))
+    except GameError as error:
+        messages.error(request, refused_delete(error, number))
+    return redirect(game)
 
 
 def _overtaken(request: HttpRequest, game: Game, editing: int | None) -> HttpResponse:
