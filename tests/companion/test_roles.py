@@ -113,6 +113,7 @@ def test_a_member_who_is_not_an_admin_cannot_add_or_change_a_scoring_table(
 
     for url in (f"/groups/{group.pk}/tables/new/", f"/groups/{group.pk}/tables/{house_table.pk}/"):
         response = getattr(juns_phone, method)(url, table_data(), follow=True)
+        assert response.status_code == 403
         assert REFUSED in response.text
         assert "Thursday rules" not in response.text
 
