@@ -234,7 +234,7 @@ def saves(phone: Phone, groups: dict[int, dict], goals: Goals) -> None:
                 raise RuntimeError(f"the hand was not saved: {saved.status} {saved.text[:300]}")
             times[size].append((saved.cpu, saved.wall))
             game.refresh_from_db()
-            undone = phone.post(url, {"action": "undo", "version": str(game.version)})
+            undone = phone.post(f"{url}undo/", {"version": str(game.version)})
             if undone.status != 302 or game.hands.count() != HANDS:
                 raise RuntimeError(f"the hand was not undone: {undone.status}")
             phone.cookies.pop("messages", None)  # "Hand 31 undone.", which the game page shows

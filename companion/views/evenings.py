@@ -3,6 +3,9 @@ present, the standings), the group's evenings, and the room screen."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +17,7 @@ from companion.display import joined, together
 from companion.forms.evenings import EveningForm, PresenceForm, SwapForm
 from companion.models import Evening, Group, NotProposed
 from companion.models.evenings import EveningOver, TooMany, ratings_of
-from companion.views.methods import page_and_form, require_safe
+from companion.views.methods import page_and_form, require_POST, require_safe
 from scoring.evenings import MAX_EVENING_PLAYERS, EveningError, repeats, spread
 from scoring.table import Teams
 
@@ -41,63 +44,36 @@ def evening_new(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "companion/evening_new.html", {"group": group, "form": form})
 
 
-@page_and_form
+@require_safe
 @login_required
 def evening(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
-    """An evening's page: the round proposed (``action=swap`` two players, ``action=start`` it)
-    or being played (``action=next`` ends it and seats the next), who is here (``action=join``,
-    ``action=leave``), the rounds played, the standings; ``action=end`` ends the evening."""
-    evening = member_evening(request, group_id, pk)
-    action = request.POST.get("action") if request.method == "POST" else None
-    if action is None:
-        return evening_page(request, evening)
-    try:
-        return change(request, evening, action)
-    except EveningOver:
-        messages.error(request, _("The evening is over: nothing more can change in it."))
-        return redirect(evening)
+    """An evening's page: the round proposed (two players swapped, then started) or being
+    played (the next round ends it and seats the next), who is here (joining, leaving), the
+    rounds played, the standings; each change has its own URL (the views below)."""
+    return evening_page(request, member_evening(request, group_id, pk))
 
 
-def change(request: HttpRequest, evening: Evening, action: str) -> HttpResponse:
-    """One of the evening page's actions, then the page again."""
-    if action == "swap":
-        return swap(request, evening)
-    if action == "start":
+def evening_change(view: Callable[..., HttpResponse | None]) -> Callable[..., HttpResponse]:
+    """A change to a member's evening (404 for anyone else), made by the view, which says what
+    it did; then the page again. Nothing changes in an evening that is over."""
+
+    @wraps(view)
+    def changed(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+        evening = member_evening(request, group_id, pk)
         try:
-            started = evening.start_round(by=request.user)
-        except NotProposed:
-            messages.error(request, _("That round has already started."))
-        else:
-            messages.success(
-                request, _("Round %(number)d has started.") % {"number": started.number}
-            )
-    elif action == "next":
-        if evening.next_round() is None:
-            messages.error(request, _("Too few players are here to seat a table."))
-    elif action in ("join", "leave"):
-        form = PresenceForm(request.POST, group=evening.group)
-        if form.is_valid():
-            player = form.cleaned_data["player"]
-            try:
-                evening.set_present(player, action == "join")
-            except TooMany:
-                messages.error(
-                    request,
-                    _("An evening seats %(count)d players at most.")
-                    % {"count": MAX_EVENING_PLAYERS},
-                )
-            else:
-                if action == "join":
-                    messages.success(request, _("%(name)s is here.") % {"name": player})
-                else:
-                    messages.success(request, _("%(name)s has left.") % {"name": player})
-    elif action == "end":
-        evening.end()
-        messages.success(request, _("The evening is over. Thank you for playing!"))
-    return _after(request, evening)
+            response = view(request, evening)
+        except EveningOver:
+            messages.error(request, _("The evening is over: nothing more can change in it."))
+            return redirect(evening)
+        return response or _after(request, evening)
+
+    return changed
 
 
-def swap(request: HttpRequest, evening: Evening) -> HttpResponse:
+@require_POST
+@login_required
+@evening_change
+def swap_players(request: HttpRequest, evening: Evening) -> HttpResponse | None:
     """Swap two players of the proposed round; the form says what is wrong, beside its field."""
     proposed = evening.current_round()
     form = SwapForm(request.POST, players=_round_players(evening, proposed))
@@ -117,7 +93,68 @@ def swap(request: HttpRequest, evening: Evening) -> HttpResponse:
             messages.error(request, _("Choose two players of this round."))
     else:
         messages.success(request, _("%(first)s and %(second)s swapped places.") % names)
-    return _after(request, evening)
+    return None
+
+
+@require_POST
+@login_required
+@evening_change
+def start_round(request: HttpRequest, evening: Evening) -> None:
+    """Start the proposed round: its seating stays as it is."""
+    try:
+        started = evening.start_round(by=request.user)
+    except NotProposed:
+        messages.error(request, _("That round has already started."))
+    else:
+        messages.success(request, _("Round %(number)d has started.") % {"number": started.number})
+
+
+@require_POST
+@login_required
+@evening_change
+def next_round(request: HttpRequest, evening: Evening) -> None:
+    """End the round being played and seat the next."""
+    if evening.next_round() is None:
+        messages.error(request, _("Too few players are here to seat a table."))
+
+
+@require_POST
+@login_required
+@evening_change
+def join_evening(request: HttpRequest, evening: Evening) -> None:
+    """A player arrives: they are seated from the next round."""
+    form = PresenceForm(request.POST, group=evening.group)
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        try:
+            evening.set_present(player, True)
+        except TooMany:
+            messages.error(
+                request,
+                _("An evening seats %(count)d players at most.") % {"count": MAX_EVENING_PLAYERS},
+            )
+        else:
+            messages.success(request, _("%(name)s is here.") % {"name": player})
+
+
+@require_POST
+@login_required
+@evening_change
+def leave_evening(request: HttpRequest, evening: Evening) -> None:
+    """A player leaves: the next round is seated without them."""
+    form = PresenceForm(request.POST, group=evening.group)
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        evening.set_present(player, False)
+        messages.success(request, _("%(name)s has left.") % {"name": player})
+
+
+@require_POST
+@login_required
+@evening_change
+def end_evening(request: HttpRequest, evening: Evening) -> None:
+    evening.end()
+    messages.success(request, _("The evening is over. Thank you for playing!"))
 
 
 def _after(request: HttpRequest, evening: Evening) -> HttpResponse:

@@ -17,7 +17,7 @@ from companion.display import joined
 from companion.forms.exchange import GroupImportForm
 from companion.models import Group, ImportBusy, ImportJob
 from companion.tasks import run_import
-from companion.views.methods import page_and_form, require_safe
+from companion.views.methods import page_and_form, require_POST, require_safe
 
 
 @require_safe
@@ -51,11 +51,6 @@ def group_import(request: HttpRequest) -> HttpResponse:
     imports (how far each has come, what it made or why the file was refused) and watches the
     running one."""
     form = GroupImportForm()
-    if request.method == "POST" and request.POST.get("action") == "dismiss":
-        ImportJob.objects.filter(
-            user=request.user, pk=_number(request.POST.get("job")), state__in=FINISHED
-        ).delete()
-        return _import_page(request, form)
     if request.method == "POST":
         form = GroupImportForm(request.POST, request.FILES)
     if form.is_valid():
@@ -90,6 +85,16 @@ def group_import(request: HttpRequest) -> HttpResponse:
 
 
 FINISHED = (ImportJob.State.SUCCEEDED, ImportJob.State.FAILED)
+
+
+@require_POST
+@login_required
+def dismiss_import(request: HttpRequest) -> HttpResponse:
+    """Take a finished import (``job``) off the account's list."""
+    ImportJob.objects.filter(
+        user=request.user, pk=_number(request.POST.get("job")), state__in=FINISHED
+    ).delete()
+    return _import_page(request, GroupImportForm())
 
 
 def _import_page(request: HttpRequest, form: GroupImportForm) -> HttpResponse:

@@ -27,7 +27,7 @@ from companion.scoreboard import (
     refused_delete,
     refused_edit,
 )
-from companion.views.methods import page_and_form, require_safe
+from companion.views.methods import page_and_form, require_POST, require_safe
 from companion.views.previews import previewing
 from scoring.game import GameError
 
@@ -35,17 +35,21 @@ from scoring.game import GameError
 GAME_FIELDS = ("group", "evening_table__round__evening")
 
 
-@page_and_form
+@require_safe
 @login_required
 def game(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
-    if request.method == "POST" and request.POST.get("action") == "undo":
-        return undo_last_hand(request, game)
-    if request.method == "POST" and request.POST.get("action") == "new_share_link":
-        game.new_share_link(by=request.user)
-        messages.success(request, _("Made a new share link: the old one no longer shows the game."))
-        return redirect(game)
     return scoreboard(request, game, can_edit=True)
+
+
+@require_POST
+@login_required
+def new_share_link(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    """Replace the game's share link: the old one no longer shows the game."""
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
+    game.new_share_link(by=request.user)
+    messages.success(request, _("Made a new share link: the old one no longer shows the game."))
+    return redirect(game)
 
 
 def scoreboard(request: HttpRequest, game: Game, *, can_edit: bool) -> HttpResponse:
@@ -88,7 +92,11 @@ def _hand_number(value: str | None) -> int | None:
     return int(value) or None
 
 
-def undo_last_hand(request: HttpRequest, game: Game) -> HttpResponse:
+@require_POST
+@login_required
+def undo_hand(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
+    """Delete the last hand, as of the game ``version`` the page showed."""
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
     number = game.hands.count()
     if number == 0:
         messages.error(request, _("There is no hand to undo."))
@@ -152,16 +160,24 @@ def hand_edit(request: HttpRequest, group_id: int, pk: int, number: int) -> Http
             why = _("Hand %(number)d was deleted since.") % {"number": number}
             return _unstorable(why, status=409)
         return redirect(game)
-    if request.method == "POST" and request.POST.get("action") == "delete":
-        try:
-            game.delete_hand(number, version=_version(request), by=request.user)
-            messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
-        except StaleGame:
-            messages.warning(request, _("Someone else changed the game first: here it is now."))
-        except GameError as error:
-            messages.error(request, refused_delete(error, number))
-        return redirect(game)
     return _hand_page(request, game, hands, number=number)
+
+
+@require_POST
+@login_required
+def delete_hand(request: HttpRequest, group_id: int, pk: int, number: int) -> HttpResponse:
+    """Delete hand ``number``, as of the game ``version`` its page showed."""
+    game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
+    if not 1 <= number <= game.hands.count():
+        return redirect(game)
+    try:
+        game.delete_hand(number, version=_version(request), by=request.user)
+        messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
+    except StaleGame:
+        messages.warning(request, _("Someone else changed the game first: here it is now."))
+    except GameError as error:
+        messages.error(request, refused_delete(error, number))
+    return redirect(game)
 
 
 def _overtaken(request: HttpRequest, game: Game, editing: int | None) -> HttpResponse:
@@ -169,7 +185,7 @@ def _overtaken(request: HttpRequest, game: Game, editing: int | None) -> HttpRes
     is (the slower scorekeeper sees whether their hand is in); a hand sent late by the page's
     script comes back filled in, to be checked against the game now. ``editing``: the hand
     number being corrected, or None for a new hand."""
-    if not request.htmx:
+    if not _sent_by_script(request):
         messages.warning(
             request, _("Someone else saved a change first. The game is shown as it is now.")
         )
@@ -183,7 +199,7 @@ def _hand_page(
     request: HttpRequest, game: Game, hands: list[Hand], number: int, *, stale: bool = False
 ) -> HttpResponse:
     """Record the next hand or correct hand ``number``: the page, its live preview, its save.
-    A save sent by the page's script (htmx) is answered with where to go, or with the page
+    A save sent by the page's script (kept.js) is answered with where to go, or with the page
     and its errors; one that someone else's change overtook (``stale``) comes back filled in
     as sent, so that a hand kept on the phone while offline is never silently lost."""
     editing = number <= len(hands)
@@ -200,7 +216,7 @@ def _hand_page(
     form = HandForm.for_hand(game, hands, number, data, editing=editing)
     if not editing and form.before.state.game_over:
         over = _("The game is over: no more hands to record.")
-        if saving and request.htmx:
+        if saving and _sent_by_script(request):
             return _unstorable(over, status=409)
         messages.info(request, over)
         return redirect(game)
@@ -230,7 +246,8 @@ def _hand_page(
         "previewing": preview,
         **form.page(),
     }
-    return render(request, template, context, status=422 if request.htmx and not preview else 200)
+    status = 422 if _sent_by_script(request) else 200
+    return render(request, template, context, status=status)
 
 
 def _resent(request: HttpRequest, hands: list[Hand]) -> Hand | None:
@@ -290,7 +307,7 @@ def _save(
 def _stored(request: HttpRequest, game: Game, hand: Hand) -> HttpResponse:
     """To the game after a save: a redirect, or for the page's script, where to go. Its header
     says which hand is stored: only that answer lets the phone drop the copy it keeps."""
-    if request.htmx:
+    if _sent_by_script(request):
         response = HttpResponseClientRedirect(game.get_absolute_url())
     else:
         response = redirect(game)
@@ -299,8 +316,9 @@ def _stored(request: HttpRequest, game: Game, hand: Hand) -> HttpResponse:
 
 
 def _sent_by_script(request: HttpRequest) -> bool:
-    """A save sent by the page's script, which keeps the hand until it hears what became of it."""
-    return request.method == "POST" and bool(request.htmx) and not previewing(request)
+    """A save sent by the page's script (kept.js), which keeps the hand until it hears what
+    became of it, and says so in its own header: it is no htmx request."""
+    return request.method == "POST" and request.headers.get("Kept-Hand") == "true"
 
 
 def _unstorable(why: str, *, status: int) -> HttpResponse:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -43,8 +45,7 @@ from companion.models import (
     ScoringTable,
 )
 from companion.throttling import minutes_until, reset_refused_until, signup_refused_until
-from companion.views.confirmations import ask_for_confirmations
-from companion.views.methods import page_and_form, require_safe
+from companion.views.methods import page_and_form, require_POST, require_safe
 from companion.views.previews import previewing
 from scoring import PRESETS, Band, GameError, Side, TableError
 
@@ -122,62 +123,42 @@ def group_new(request: HttpRequest) -> HttpResponse:
     return render(request, "companion/group_new.html", {"form": form})
 
 
-# What only the group's admins may do on its page: how the group is kept, who is in it, and
-# the link that lets people in. Every member records, plays and adds players.
-ADMIN_ACTIONS = frozenset(
-    ("rename", "confirmations", "new_invite", "remove", "retire", "bring_back", "admin")
-)
+def member_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view of group ``pk`` for its members, given the group: anyone else gets 404, as if
+    there were no such group."""
+
+    @wraps(view)
+    @login_required
+    def checked(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+        group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
+        return view(request, group, *args, **kwargs)
+
+    return checked
+
+
+def admin_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view of group ``pk`` for its admins alone: how the group is kept, who is in it, and the
+    link that lets people in. Every member records, plays and adds players; a member who is not
+    an admin is refused (403) and told whom to ask."""
+
+    @member_required
+    @wraps(view)
+    def checked(request: HttpRequest, group: Group, *args, **kwargs) -> HttpResponse:
+        if not group.is_admin(request.user):
+            return refuse_non_admin(request, group)
+        return view(request, group, *args, **kwargs)
+
+    return checked
 
 
 @page_and_form
-@login_required
-def group(request: HttpRequest, pk: int) -> HttpResponse:
-    """A group: its roster (players are added here; admins retire and bring them back), its
-    games, its scoring tables, its members (``action=leave``; admins ``action=remove`` and
-    ``action=admin``), the link that invites people in (admins: ``action=new_invite`` replaces
-    it), its name (admins: ``action=rename``), and whether each hand needs an opponent's
-    confirmation (admins: ``action=confirmations``)."""
-    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
-    is_admin = group.is_admin(request.user)
-    action = request.POST.get("action") if request.method == "POST" else None
+@member_required
+def group(request: HttpRequest, group: Group) -> HttpResponse:
+    """A group: its roster, to which its form adds players, its games, its scoring tables, its
+    members, the link that invites people in, its name and whether each hand needs an
+    opponent's confirmation. Each other change has its own URL (the views below)."""
     form = PlayerForm(group=group)
-    rename_form = GroupForm(instance=group, prefix="group")
-    retire_form = RetireForm(group=group)
-    if action in ADMIN_ACTIONS and not is_admin:
-        return refuse_non_admin(request, group)
-    if action == "rename":
-        rename_form = GroupForm(request.POST, instance=group, prefix="group")
-        if rename_form.is_valid():
-            group.rename(rename_form.cleaned_data["name"], by=request.user)
-            messages.success(request, _("Renamed the group %(name)s.") % {"name": group})
-            return redirect(group)
-        group.refresh_from_db(fields=["name"])  # the form wrote the refused name on it
-    elif action == "me":
-        account_form = PlayerAccountForm(request.POST, group=group, user=request.user)
-        if account_form.is_valid() and account_form.save():
-            player = account_form.cleaned_data["player"]
-            if player is None:
-                messages.success(request, _("You are no longer on the roster."))
-            else:
-                messages.success(request, _("You are %(name)s on the roster.") % {"name": player})
-        else:
-            messages.error(request, _("That player is someone else's."))
-        return redirect(group)
-    elif action in ("retire", "bring_back"):
-        retire_form = retire_player(request, group, back=action == "bring_back")
-        if not request.htmx:
-            return redirect(group)
-    elif action in ("remove", "leave"):
-        return remove_member(request, group, leaving=action == "leave")
-    elif action == "admin":
-        return make_admin(request, group)
-    elif action == "confirmations":
-        return ask_for_confirmations(request, group)
-    elif action == "new_invite":
-        group.new_invite(by=request.user)
-        messages.success(request, _("Made a new invite link: the old one no longer works."))
-        return redirect(group)
-    elif request.method == "POST":
+    if request.method == "POST":
         form = PlayerForm(request.POST, group=group)
         if form.is_valid():
             player = form.save()
@@ -187,22 +168,35 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
             form = PlayerForm(group=group)
         if request.htmx:
             form.focus()
+    return group_page(request, group, form=form)
+
+
+def group_page(
+    request: HttpRequest,
+    group: Group,
+    *,
+    form: PlayerForm | None = None,
+    retire_form: RetireForm | None = None,
+    rename_form: GroupForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The group's page, or its roster alone for htmx, with the forms given as they are."""
     template = "companion/group.html"
     roster = list(group.players.select_related("user"))
     context = {
         "group": group,
-        "form": form,
+        "form": form or PlayerForm(group=group),
         "players": [player for player in roster if not player.retired],
         "retired": [player for player in roster if player.retired],
-        "retire_form": retire_form,
+        "retire_form": retire_form or RetireForm(group=group),
         "account_form": PlayerAccountForm(group=group, user=request.user),
         "confirmations_form": ConfirmationsForm(
             initial={"hands_need_confirmation": group.hands_need_confirmation}
         ),
-        "is_admin": is_admin,
+        "is_admin": group.is_admin(request.user),
     }
     if request.htmx:
-        return render(request, template + "#roster", context)
+        return render(request, template + "#roster", context, status=status)
     # Each of the latest games where it stands, from the ladder's summaries: no hand is read.
     latest = GameSummary.newest_first(group).values_list("game_id", flat=True)[:RECENT_GAMES]
     memberships = group.memberships()
@@ -217,9 +211,9 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
         "admins": admins,
         "admin_names": joined([membership.user.username for membership in admins]),
         "invite_url": request.build_absolute_uri(reverse("group_join", args=[group.invite_token])),
-        "rename_form": rename_form,
+        "rename_form": rename_form or GroupForm(instance=group, prefix="group"),
     }
-    return render(request, template, context)
+    return render(request, template, context, status=status)
 
 
 def refuse_non_admin(request: HttpRequest, group: Group) -> HttpResponse:
@@ -230,41 +224,95 @@ def refuse_non_admin(request: HttpRequest, group: Group) -> HttpResponse:
         % {"admins": either(group.admin_names())},
     )
     if request.htmx:
-        return HttpResponseClientRefresh()  # a fragment would hide the message: reload instead
+        # A fragment would hide the message: htmx reloads the page instead, whatever the status.
+        response = HttpResponseClientRefresh()
+        response.status_code = 403
+        return response
+    return group_page(request, group, status=403)
+
+
+@require_POST
+@admin_required
+def rename_group(request: HttpRequest, group: Group) -> HttpResponse:
+    form = GroupForm(request.POST, instance=group, prefix="group")
+    if form.is_valid():
+        group.rename(form.cleaned_data["name"], by=request.user)
+        messages.success(request, _("Renamed the group %(name)s.") % {"name": group})
+        return redirect(group)
+    group.refresh_from_db(fields=["name"])  # the form wrote the refused name on it
+    return group_page(request, group, rename_form=form)
+
+
+@require_POST
+@member_required
+def claim_player(request: HttpRequest, group: Group) -> HttpResponse:
+    """Say which player on the roster is you, or that none is."""
+    form = PlayerAccountForm(request.POST, group=group, user=request.user)
+    if form.is_valid() and form.save():
+        player = form.cleaned_data["player"]
+        if player is None:
+            messages.success(request, _("You are no longer on the roster."))
+        else:
+            messages.success(request, _("You are %(name)s on the roster.") % {"name": player})
+    else:
+        messages.error(request, _("That player is someone else's."))
     return redirect(group)
 
 
-def retire_player(request: HttpRequest, group: Group, *, back: bool) -> RetireForm:
-    """Retire the chosen player, or bring them back; the form as the roster shows it next (with
-    its complaint if the choice was refused)."""
+@require_POST
+@admin_required
+def retire_player(request: HttpRequest, group: Group) -> HttpResponse:
+    return _retire(request, group, back=False)
+
+
+@require_POST
+@admin_required
+def bring_back_player(request: HttpRequest, group: Group) -> HttpResponse:
+    return _retire(request, group, back=True)
+
+
+def _retire(request: HttpRequest, group: Group, *, back: bool) -> HttpResponse:
+    """Retire the chosen player, or bring them back; for htmx, the roster again (with the
+    form's complaint if the choice was refused)."""
     form = RetireForm(request.POST, group=group, back=back)
     if not form.is_valid():
         if not request.htmx:
             messages.error(request, form.errors["player"][0])
+            return redirect(group)
         # A refused bring-back has no form to show it beside: the roster shows who is back.
-        return RetireForm(group=group) if back else form
+        return group_page(request, group, retire_form=None if back else form)
     player = form.cleaned_data["player"]
     player.retire(not back, by=request.user)
-    if not request.htmx:
-        if back:
-            message = _("%(name)s is back on the roster.")
-        else:
-            message = _("%(name)s is retired: their games stay in the history.")
-        messages.success(request, message % {"name": player})
-    return RetireForm(group=group)
-
-
-def remove_member(request: HttpRequest, group: Group, *, leaving: bool) -> HttpResponse:
-    """Remove another member, or leave the group: never its last member, who could not come
-    back (nobody could invite them), nor its last admin while others remain."""
-    if leaving:
-        member = request.user
+    if request.htmx:
+        return group_page(request, group)
+    if back:
+        message = _("%(name)s is back on the roster.")
     else:
-        form = MemberForm(request.POST, group=group, user=request.user)
-        if not form.is_valid():
-            messages.error(request, form.errors["member"][0])
-            return redirect(group)
-        member = form.cleaned_data["member"]
+        message = _("%(name)s is retired: their games stay in the history.")
+    messages.success(request, message % {"name": player})
+    return redirect(group)
+
+
+@require_POST
+@admin_required
+def remove_member(request: HttpRequest, group: Group) -> HttpResponse:
+    """Remove another member of the group."""
+    form = MemberForm(request.POST, group=group, user=request.user)
+    if not form.is_valid():
+        messages.error(request, form.errors["member"][0])
+        return redirect(group)
+    return _take_out(request, group, form.cleaned_data["member"], leaving=False)
+
+
+@require_POST
+@member_required
+def leave_group(request: HttpRequest, group: Group) -> HttpResponse:
+    return _take_out(request, group, request.user, leaving=True)
+
+
+def _take_out(request: HttpRequest, group: Group, member, *, leaving: bool) -> HttpResponse:
+    """Take a member out of the group: never its last member, who could not come back (nobody
+    could invite them), nor its last admin while others remain."""
     try:
         group.remove_member(member, by=request.user)
     except LastMember:
@@ -294,6 +342,8 @@ def remove_member(request: HttpRequest, group: Group, *, leaving: bool) -> HttpR
     return redirect(group)
 
 
+@require_POST
+@admin_required
 def make_admin(request: HttpRequest, group: Group) -> HttpResponse:
     """Make a member an admin (``admin=yes``), or no longer one (``admin=no``): another admin
     too, or oneself (stepping down), but never the last admin."""
@@ -318,6 +368,34 @@ def make_admin(request: HttpRequest, group: Group) -> HttpResponse:
         said = _("%(name)s is no longer an admin of %(group)s.")
     messages.success(request, said % {"name": member, "group": group})
     return redirect(f"{group.get_absolute_url()}#members")
+
+
+@require_POST
+@admin_required
+def ask_for_confirmations(request: HttpRequest, group: Group) -> HttpResponse:
+    """Turn second-seat confirmation on or off."""
+    form = ConfirmationsForm(request.POST)
+    form.is_valid()  # a checkbox: ticked or not, never invalid
+    asked = form.cleaned_data["hands_need_confirmation"]
+    if asked != group.hands_need_confirmation:
+        group.ask_for_confirmations(asked, by=request.user)
+        if asked:
+            said = _(
+                "From now on each hand waits for an opponent's confirmation on their own phone."
+            )
+        else:
+            said = _("Hands no longer wait for a confirmation: each counts as it is entered.")
+        messages.success(request, said)
+    return redirect(f"{group.get_absolute_url()}#confirmations")
+
+
+@require_POST
+@admin_required
+def new_invite(request: HttpRequest, group: Group) -> HttpResponse:
+    """Replace the invite link: the old one no longer lets anyone in."""
+    group.new_invite(by=request.user)
+    messages.success(request, _("Made a new invite link: the old one no longer works."))
+    return redirect(group)
 
 
 @require_safe
@@ -347,21 +425,15 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @page_and_form
-@login_required
-def table_new(request: HttpRequest, pk: int) -> HttpResponse:
-    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
-    if not group.is_admin(request.user):
-        return refuse_non_admin(request, group)
+@admin_required
+def table_new(request: HttpRequest, group: Group) -> HttpResponse:
     return scoring_table_page(request, group, None)
 
 
 @page_and_form
-@login_required
-def table_edit(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
-    group = get_object_or_404(Group.objects.for_member(request.user), pk=pk)
+@admin_required
+def table_edit(request: HttpRequest, group: Group, table_id: int) -> HttpResponse:
     table = get_object_or_404(ScoringTable, pk=table_id, group=group)
-    if not group.is_admin(request.user):
-        return refuse_non_admin(request, group)
     return scoring_table_page(request, group, table)
 
 

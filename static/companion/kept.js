@@ -80,7 +80,8 @@
         method: "POST",
         body: body.toString(),
         credentials: "same-origin",
-        headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+        // Its own header, not htmx's: the server answers a kept hand as this script reads it.
+        headers: { "Kept-Hand": "true", "Content-Type": "application/x-www-form-urlencoded" },
       });
     } catch (e) {
       sending.delete(record.url);

@@ -193,7 +193,7 @@ def refuse_swap(phone, club: Club) -> None:
     first = phone.locator("#id_first option").nth(1).get_attribute("value")
     phone.locator("#id_first").select_option(first)
     phone.locator("#id_second").select_option(first)
-    phone.locator("#proposed [type=submit][value=swap]").click()
+    phone.locator("#proposed details [type=submit]").click()
 
 
 def preview_a_hand(phone) -> None:
@@ -418,7 +418,11 @@ STATES: dict[str, Page] = {
 # Addresses that are no page a player reads.
 NOT_PAGES = {
     "service_worker",  # a script
-    "hand_confirmation",  # POST only: confirming or flagging a hand, answered on the game page
+    # POST only: each action of a page, answered on that page (companion/urls.py)
+    *("undo_hand", "new_share_link", "delete_hand", "confirm_hand", "flag_hand", "unflag_hand"),
+    *("rename_group", "claim_player", "retire_player", "bring_back_player", "remove_member"),
+    *("make_admin", "leave_group", "ask_for_confirmations", "new_invite", "dismiss_import"),
+    *("swap_players", "start_round", "next_round", "join_evening", "leave_evening", "end_evening"),
     "declare_trump",  # POST only: the table's "Trump declared" tap
     "group_export",  # a JSON file to download
     "group_export_csv",  # a CSV file to download

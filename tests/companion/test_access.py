@@ -58,7 +58,7 @@ def test_it_changes_nothing_for_a_non_member(client, outsider, group, players, u
     client.force_login(outsider)
 
     client.post(f"/groups/{group.pk}/", {"name": "Zoe"})
-    client.post(f"/groups/{group.pk}/", {"action": "rename", "group-name": "Zoe's"})
+    client.post(f"/groups/{group.pk}/rename/", {"group-name": "Zoe's"})
     client.post(
         f"/groups/{group.pk}/games/new/",
         {
@@ -82,20 +82,21 @@ def test_a_removed_member_is_a_stranger_again(client, outsider, group, user, url
     client.force_login(outsider)
 
     assert client.get(url.format(**urls)).status_code == 404
-    assert client.post(url.format(**urls), {"action": "leave"}).status_code == 404
+    assert client.post(url.format(**urls), {"name": "Zoe"}).status_code == 404
+    assert client.post(f"/groups/{group.pk}/leave/").status_code == 404
 
 
 def test_a_non_member_cannot_remove_retire_or_renew_anything(client, outsider, group, players):
     client.force_login(outsider)
     token = group.invite_token
 
-    for data in (
-        {"action": "remove", "member": group.members.get().pk},
-        {"action": "leave"},
-        {"action": "retire", "player": players[0].pk},
-        {"action": "new_invite"},
+    for path, data in (
+        ("members/remove/", {"member": group.members.get().pk}),
+        ("leave/", {}),
+        ("players/retire/", {"player": players[0].pk}),
+        ("invite/", {}),
     ):
-        assert client.post(f"/groups/{group.pk}/", data).status_code == 404
+        assert client.post(f"/groups/{group.pk}/{path}", data).status_code == 404
 
     group.refresh_from_db()
     assert group.invite_token == token

@@ -615,7 +615,7 @@ def test_an_undone_hand_s_precedents_wait_for_the_hand_played_again(member, game
     member.post(dispute_url(game), trick_in_game(action="save", hand_number="1"))
     game.refresh_from_db()
 
-    member.post(game.get_absolute_url(), {"action": "undo", "version": game.version})
+    member.post(game.get_absolute_url() + "undo/", {"version": game.version})
 
     assert Dispute.objects.get().hand is None
     assert "This hand: 1 precedent" in text(member.get(game.get_absolute_url()).text)
@@ -749,8 +749,8 @@ def test_deleting_an_earlier_hand_keeps_waiting_precedents_with_the_hand_being_p
     game.refresh_from_db()
 
     member.post(
-        f"/groups/{game.group_id}/games/{game.pk}/hands/1/",
-        {"action": "delete", "version": game.version},
+        f"/groups/{game.group_id}/games/{game.pk}/hands/1/delete/",
+        {"version": game.version},
     )
 
     assert Dispute.objects.get().hand_number == 3

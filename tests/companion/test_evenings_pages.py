@@ -129,9 +129,7 @@ def test_it_seats_no_more_players_than_an_evening_can(member, group, night, star
     assert "An evening seats 64 players at most." in text(response)
     assert not Evening.objects.exists()
     evening = start_evening([*night[:4], *crowd])
-    response = member.post(
-        evening_url(evening), {"action": "join", "player": night[4].pk}, follow=True
-    )
+    response = member.post(evening_url(evening) + "join/", {"player": night[4].pk}, follow=True)
     assert "An evening seats 64 players at most." in text(response)
     assert len(evening.present()) == 64
 
@@ -163,7 +161,7 @@ def test_it_swaps_two_players_before_the_round_starts(member, night, start_eveni
     proposed = evening.current_round()
     first, out = proposed.tables[0][0], proposed.sitting_out[0]
     response = member.post(
-        evening_url(evening), {"action": "swap", "first": first, "second": out}, follow=True
+        evening_url(evening) + "swap/", {"first": first, "second": out}, follow=True
     )
     assert "swapped places" in text(response)
     proposed.refresh_from_db()
@@ -175,12 +173,12 @@ def test_it_says_when_two_players_who_sit_out_are_swapped(member, group, night, 
     evening = start_evening([*night, Player.objects.create(group=group, name="Jo")])
     first, second = evening.current_round().sitting_out
     response = member.post(
-        evening_url(evening), {"action": "swap", "first": first, "second": second}, follow=True
+        evening_url(evening) + "swap/", {"first": first, "second": second}, follow=True
     )
     names = {player.pk: player.name for player in Player.objects.filter(pk__in=[first, second])}
     assert f"{names[first]} and {names[second]} both sit out." in text(response)
     response = member.post(
-        evening_url(evening), {"action": "swap", "first": first, "second": first}, follow=True
+        evening_url(evening) + "swap/", {"first": first, "second": first}, follow=True
     )
     assert "Choose two different players." in text(response)
 
@@ -203,7 +201,7 @@ def test_it_refuses_a_swap_once_the_round_has_started(member, night, start_eveni
     evening.start_round()
     first, second = proposed.tables[0][0], proposed.tables[1][0]
     response = member.post(
-        evening_url(evening), {"action": "swap", "first": first, "second": second}, follow=True
+        evening_url(evening) + "swap/", {"first": first, "second": second}, follow=True
     )
     proposed.refresh_from_db()
     assert proposed.tables[0][0] == first
@@ -212,9 +210,7 @@ def test_it_refuses_a_swap_once_the_round_has_started(member, night, start_eveni
 
 def test_it_answers_htmx_with_the_evening_and_what_changed(member, night, start_evening):
     evening = start_evening(night)
-    response = member.post(
-        evening_url(evening), {"action": "start"}, headers={"HX-Request": "true"}
-    )
+    response = member.post(evening_url(evening) + "start/", headers={"HX-Request": "true"})
     page = text(response)
     assert page.lstrip().startswith('<div id="evening-body">')
     assert "Round 1 has started." in page
@@ -243,7 +239,7 @@ def test_it_balances_the_tables_by_the_players_ratings(member, group, night, sta
 def test_it_starts_a_round_with_a_game_at_each_table(member, night, start_evening):
     evening = start_evening(night)
     proposed = evening.current_round()
-    response = member.post(evening_url(evening), {"action": "start"}, follow=True)
+    response = member.post(evening_url(evening) + "start/", follow=True)
     page = text(response)
     assert "Round 1 has started." in page
     games = [table.game for table in EveningTable.objects.order_by("number")]
@@ -260,7 +256,7 @@ def test_it_ends_the_games_a_round_cuts_short_and_seats_new_partners(
     first = evening.start_round()
     games = [table.game for table in first.tables_played.all()]
     record(games[0], user)
-    response = member.post(evening_url(evening), {"action": "next"}, follow=True)
+    response = member.post(evening_url(evening) + "next/", follow=True)
     assert "Round 2: the seating" in text(response)
     assert EveningTable.objects.filter(ended__isnull=False).count() == 2
     first.refresh_from_db()
@@ -297,7 +293,7 @@ def test_it_keeps_a_hand_sent_for_an_ended_game_and_says_why(member, night, star
     assert response.status_code == 200
     assert "no more hands to record" in text(response)
     assert 'name="opponent_points" value="45"' in text(response)
-    sent = member.post(url, held_form(version=game.version), headers={"HX-Request": "true"})
+    sent = member.post(url, held_form(version=game.version), headers={"Kept-Hand": "true"})
     assert sent.status_code == 409
     assert sent["Hand-Unstorable"] == "true"
     assert "The club night ended this game with round 1" in sent.content.decode()
@@ -377,13 +373,13 @@ def test_it_says_when_the_rounds_time_is_up(member, client, night, start_evening
 
 def test_it_lets_players_join_and_leave_between_rounds(member, night, start_evening):
     evening = start_evening(night[:8])
-    member.post(evening_url(evening), {"action": "leave", "player": night[0].pk})
+    member.post(evening_url(evening) + "leave/", {"player": night[0].pk})
     proposed = evening.current_round()
     assert night[0].pk in proposed.sitting_out or night[0].pk not in proposed.seated_ids()
     assert night[0].pk not in [*proposed.seated_ids(), *proposed.sitting_out]
     assert [len(table) for table in proposed.tables] == [4]
-    member.post(evening_url(evening), {"action": "join", "player": night[0].pk})
-    member.post(evening_url(evening), {"action": "join", "player": night[8].pk})
+    member.post(evening_url(evening) + "join/", {"player": night[0].pk})
+    member.post(evening_url(evening) + "join/", {"player": night[8].pk})
     proposed = evening.current_round()
     assert [len(table) for table in proposed.tables] == [4, 4]
     assert len(proposed.sitting_out) == 1
@@ -393,11 +389,11 @@ def test_it_lets_players_join_and_leave_between_rounds(member, night, start_even
 def test_it_seats_the_next_round_when_enough_players_are_back(member, night, start_evening):
     evening = start_evening(night[:4])
     evening.start_round()
-    member.post(evening_url(evening), {"action": "leave", "player": night[0].pk})
-    response = member.post(evening_url(evening), {"action": "next"}, follow=True)
+    member.post(evening_url(evening) + "leave/", {"player": night[0].pk})
+    response = member.post(evening_url(evening) + "next/", follow=True)
     assert "Too few players are here to seat a table" in text(response)
     assert evening.current_round().number == 1
-    member.post(evening_url(evening), {"action": "join", "player": night[4].pk})
+    member.post(evening_url(evening) + "join/", {"player": night[4].pk})
     proposed = evening.current_round()
     assert (proposed.number, proposed.started) == (2, None)
     assert night[4].pk in proposed.seated_ids()
@@ -415,14 +411,14 @@ def test_it_seats_mixed_sizes_where_the_shape_allows(start_evening, night):
 def test_it_ends_the_evening(member, night, start_evening):
     evening = start_evening(night)
     evening.start_round()
-    response = member.post(evening_url(evening), {"action": "end"}, follow=True)
+    response = member.post(evening_url(evening) + "end/", follow=True)
     page = text(response)
     assert "The evening is over." in page
     assert "Next round" not in page
     evening.refresh_from_db()
     assert evening.ended is not None
     assert EveningTable.objects.filter(ended__isnull=True).count() == 0
-    response = member.post(evening_url(evening), {"action": "next"}, follow=True)
+    response = member.post(evening_url(evening) + "next/", follow=True)
     assert "The evening is over: nothing more can change in it." in text(response)
 
 

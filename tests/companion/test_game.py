@@ -357,7 +357,7 @@ def test_undo_removes_the_last_hand_and_keeps_it_in_the_history(client, game):
     record(client, game)
     game.refresh_from_db()
 
-    response = client.post(game.get_absolute_url(), {"action": "undo", "version": game.version})
+    response = client.post(game.get_absolute_url() + "undo/", {"version": game.version})
 
     assert response.status_code == 302
     assert not Hand.objects.exists()
@@ -374,8 +374,8 @@ def test_deleting_a_middle_hand_renumbers_the_later_ones(client, game):
     game.refresh_from_db()
 
     client.post(
-        f"/groups/{game.group_id}/games/{game.pk}/hands/2/",
-        {"action": "delete", "version": game.version},
+        f"/groups/{game.group_id}/games/{game.pk}/hands/2/delete/",
+        {"version": game.version},
     )
 
     assert list(Hand.objects.values_list("number", "opponent_points")) == [(1, 45), (2, 5)]
@@ -439,7 +439,7 @@ def test_it_hides_the_game_from_people_outside_the_group(client, game):
         f"/groups/{game.group_id}/games/{game.pk}/history/",
     ):
         assert client.get(url).status_code == 404
-    assert client.post(game.get_absolute_url(), {"action": "undo"}).status_code == 404
+    assert client.post(game.get_absolute_url() + "undo/").status_code == 404
 
 
 @pytest.mark.parametrize("size", [4, 8])
@@ -766,7 +766,7 @@ def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends)
     watched = client.get(f"/watch/{six_friends.share_token}/").text
     assert "Mei with Wei against Jun, Lin, Hao and Yan" in watched
 
-    client.post(six_friends.get_absolute_url(), {"action": "undo", "version": six_friends.version})
+    client.post(six_friends.get_absolute_url() + "undo/", {"version": six_friends.version})
 
     assert not Hand.objects.exists()
     assert "Hand 1: whoever wins the bid starts it." in scoreboard(client, six_friends)
@@ -778,7 +778,7 @@ def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends)
     assert "declarer Mei" in history
 
 
-SCRIPT = {"HX-Request": "true"}
+SCRIPT = {"Kept-Hand": "true"}
 
 
 def test_a_saved_hand_s_answer_says_which_hand_is_stored_and_so_does_a_resend(client, game):
@@ -798,6 +798,17 @@ def test_a_saved_hand_s_answer_says_which_hand_is_stored_and_so_does_a_resend(cl
         headers=SCRIPT,
     )
     assert corrected["Hand-Saved"] == "1"
+
+
+def test_only_a_kept_hand_is_answered_as_one_not_any_htmx_request(client, game):
+    data = {"version": game.version, "request_key": "not-kept", **held_form()}
+    url = f"/groups/{game.group_id}/games/{game.pk}/hands/new/"
+
+    response = client.post(url, data, headers={"HX-Request": "true"})
+
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    assert "HX-Redirect" not in response
 
 
 def test_a_hand_refused_for_what_it_says_is_answered_with_its_form_not_as_stored(client, game):

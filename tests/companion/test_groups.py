@@ -199,9 +199,7 @@ def test_it_knows_no_other_invite_token(member, group):
 
 
 def test_it_renames_the_group(member, group):
-    response = member.post(
-        f"/groups/{group.pk}/", {"action": "rename", "group-name": "Friday Tractor"}
-    )
+    response = member.post(f"/groups/{group.pk}/rename/", {"group-name": "Friday Tractor"})
 
     assert response.status_code == 302
     group.refresh_from_db()
@@ -210,7 +208,7 @@ def test_it_renames_the_group(member, group):
 
 
 def test_it_keeps_the_name_when_the_new_one_is_blank(member, group):
-    response = member.post(f"/groups/{group.pk}/", {"action": "rename", "group-name": ""})
+    response = member.post(f"/groups/{group.pk}/rename/", {"group-name": ""})
 
     assert response.status_code == 200
     assert "This field is required." in response.text
@@ -233,7 +231,7 @@ def test_the_group_page_lists_the_latest_games_and_counts_them_all(member, group
 def test_a_member_says_which_player_they_are_and_can_take_it_back(member, user, group, players):
     mei = players[0]
 
-    response = member.post(f"/groups/{group.pk}/", {"action": "me", "player": mei.pk})
+    response = member.post(f"/groups/{group.pk}/me/", {"player": mei.pk})
 
     assert response.status_code == 302
     mei.refresh_from_db()
@@ -242,7 +240,7 @@ def test_a_member_says_which_player_they_are_and_can_take_it_back(member, user, 
     assert "You are Mei on the roster." in page
     assert "· mei</span>" in page
 
-    member.post(f"/groups/{group.pk}/", {"action": "me", "player": ""})
+    member.post(f"/groups/{group.pk}/me/", {"player": ""})
     mei.refresh_from_db()
     assert mei.user is None
 
@@ -254,7 +252,7 @@ def test_a_member_cannot_claim_a_player_another_account_claimed(
     jun.user = outsider
     jun.save()
 
-    response = member.post(f"/groups/{group.pk}/", {"action": "me", "player": jun.pk}, follow=True)
+    response = member.post(f"/groups/{group.pk}/me/", {"player": jun.pk}, follow=True)
 
     jun.refresh_from_db()
     assert jun.user == outsider

@@ -227,7 +227,7 @@ def test_a_hand_sent_late_from_a_phone_comes_back_filled_in_when_the_game_moved_
     response = client.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
         {"version": stale, "request_key": "kept-offline", **held_form(opponent_points="85")},
-        headers={"HX-Request": "true"},
+        headers={"Kept-Hand": "true"},
     )
 
     assert response.status_code == 422
@@ -243,7 +243,7 @@ def test_a_save_sent_by_the_page_script_is_told_where_to_go(client, game):
     response = client.post(
         f"/groups/{game.group_id}/games/{game.pk}/hands/new/",
         {"version": game.version, "request_key": "by-script", **held_form()},
-        headers={"HX-Request": "true"},
+        headers={"Kept-Hand": "true"},
     )
 
     assert response["HX-Redirect"] == game.get_absolute_url()

@@ -173,7 +173,7 @@ def test_a_refused_import_says_why_until_dismissed(member, user):
     assert 'hx-trigger="every 2s"' not in page
     job = ImportJob.objects.get()
     assert not ImportChunk.objects.exists()
-    member.post("/groups/import/", {"action": "dismiss", "job": job.pk})
+    member.post("/groups/import/dismiss/", {"job": job.pk})
     assert not ImportJob.objects.exists()
     assert not Group.objects.filter(name="Thursday Tractor").exists()
 
@@ -183,7 +183,7 @@ def test_nobody_dismisses_a_running_import_or_another_accounts(member, user, out
     theirs = ImportJob.objects.create(user=outsider, file_name="b.json", state="failed")
 
     for job in (running, theirs):
-        member.post("/groups/import/", {"action": "dismiss", "job": job.pk})
+        member.post("/groups/import/dismiss/", {"job": job.pk})
 
     assert ImportJob.objects.count() == 2
 

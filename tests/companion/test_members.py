@@ -27,7 +27,7 @@ def jun(group) -> User:
 def test_it_makes_a_new_invite_link_and_the_old_one_stops_working(member, group, outsider, client):
     old = group.invite_token
 
-    response = member.post(f"/groups/{group.pk}/", {"action": "new_invite"}, follow=True)
+    response = member.post(f"/groups/{group.pk}/invite/", follow=True)
 
     group.refresh_from_db()
     assert group.invite_token != old
@@ -45,7 +45,7 @@ def test_it_asks_before_making_a_new_invite_link(member, group):
     page = member.get(f"/groups/{group.pk}/").text
 
     assert 'data-confirm="Make a new invite link? The old one stops working' in page
-    assert 'name="action" value="new_invite"' in page
+    assert f'action="/groups/{group.pk}/invite/"' in page
 
 
 # Share links
@@ -56,7 +56,7 @@ def test_it_makes_a_new_share_link_and_the_old_one_stops_working(member, client,
     old = game.share_token
     assert client.get(f"/watch/{old}/").status_code == 200
 
-    response = member.post(game.get_absolute_url(), {"action": "new_share_link"}, follow=True)
+    response = member.post(game.get_absolute_url() + "share-link/", follow=True)
 
     game.refresh_from_db()
     assert game.share_token != old
@@ -69,19 +69,20 @@ def test_it_makes_a_new_share_link_and_the_old_one_stops_working(member, client,
 
 
 def test_it_asks_before_making_a_new_share_link(member, start_game):
-    page = member.get(start_game().get_absolute_url()).text
+    game = start_game()
+    page = member.get(game.get_absolute_url()).text
 
     assert 'data-confirm="Make a new share link? Anyone watching with the old one' in page
-    assert 'name="action" value="new_share_link"' in page
+    assert f'action="{game.get_absolute_url()}share-link/"' in page
 
 
 def test_a_watcher_cannot_make_a_new_share_link(client, start_game):
     game = start_game()
 
     page = client.get(f"/watch/{game.share_token}/").text
-    response = client.post(f"/watch/{game.share_token}/", {"action": "new_share_link"})
+    response = client.post(f"/watch/{game.share_token}/")
 
-    assert "new_share_link" not in page
+    assert "share-link/" not in page
     assert response.status_code == 405  # the watch page only reads
     assert Group.objects.get().games.get().share_token == game.share_token
 
@@ -90,7 +91,7 @@ def test_a_non_member_cannot_make_a_new_share_link(client, outsider, start_game)
     game = start_game()
     client.force_login(outsider)
 
-    response = client.post(game.get_absolute_url(), {"action": "new_share_link"})
+    response = client.post(game.get_absolute_url() + "share-link/")
 
     assert response.status_code == 404
     old = game.share_token
@@ -122,9 +123,7 @@ def test_it_removes_a_member_who_then_cannot_see_the_group(member, client, group
     players[1].user = jun
     players[1].save()
 
-    response = member.post(
-        f"/groups/{group.pk}/", {"action": "remove", "member": jun.pk}, follow=True
-    )
+    response = member.post(f"/groups/{group.pk}/members/remove/", {"member": jun.pk}, follow=True)
 
     assert "jun is no longer a member of Thursday Tractor." in response.text
     assert list(group.members.all()) == [group.members.get(username="mei")]
@@ -137,19 +136,17 @@ def test_it_removes_a_member_who_then_cannot_see_the_group(member, client, group
 
 def test_a_removed_member_loses_their_games_too(member, client, group, jun, start_game):
     game = start_game()
-    member.post(f"/groups/{group.pk}/", {"action": "remove", "member": jun.pk})
+    member.post(f"/groups/{group.pk}/members/remove/", {"member": jun.pk})
     client.force_login(jun)
 
     for url in (game.get_absolute_url(), f"/groups/{group.pk}/games/new/"):
         assert client.get(url).status_code == 404
-    assert client.post(f"/groups/{group.pk}/", {"action": "remove", "member": 1}).status_code == 404
+    assert client.post(f"/groups/{group.pk}/members/remove/", {"member": 1}).status_code == 404
 
 
 @pytest.mark.parametrize("value", ["", "not-a-number", "999999"])
 def test_it_names_a_member_it_cannot_remove(member, group, jun, value):
-    response = member.post(
-        f"/groups/{group.pk}/", {"action": "remove", "member": value}, follow=True
-    )
+    response = member.post(f"/groups/{group.pk}/members/remove/", {"member": value}, follow=True)
 
     assert response.status_code == 200
     assert (
@@ -162,7 +159,7 @@ def test_it_does_not_remove_someone_from_another_group(member, group, outsider):
     Membership.objects.create(group=Group.objects.create(name="Elsewhere"), user=outsider)
 
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "remove", "member": outsider.pk}, follow=True
+        f"/groups/{group.pk}/members/remove/", {"member": outsider.pk}, follow=True
     )
 
     assert "That person is not a member of the group." in response.text
@@ -170,9 +167,7 @@ def test_it_does_not_remove_someone_from_another_group(member, group, outsider):
 
 
 def test_removing_yourself_is_leaving_and_asks_differently(member, group, user, jun):
-    response = member.post(
-        f"/groups/{group.pk}/", {"action": "remove", "member": user.pk}, follow=True
-    )
+    response = member.post(f"/groups/{group.pk}/members/remove/", {"member": user.pk}, follow=True)
 
     assert "That person is not a member of the group." in response.text
     assert group.members.filter(pk=user.pk).exists()
@@ -183,7 +178,7 @@ def test_a_member_leaves_the_group(member, group, user, jun, players):
     players[0].save()
     group.make_admin(jun, by=user)  # Mei is no longer the only admin
 
-    response = member.post(f"/groups/{group.pk}/", {"action": "leave"})
+    response = member.post(f"/groups/{group.pk}/leave/")
 
     assert response.status_code == 302
     assert response["Location"] == "/"
@@ -202,7 +197,7 @@ def test_the_last_member_cannot_leave(member, group, user):
     assert "You are the only member: invite someone before you can leave the group." in page
     assert 'value="leave"' not in page
 
-    response = member.post(f"/groups/{group.pk}/", {"action": "leave"}, follow=True)
+    response = member.post(f"/groups/{group.pk}/leave/", follow=True)
 
     assert "You are the only member of Thursday Tractor: invite someone before you leave it." in (
         response.text
@@ -212,7 +207,7 @@ def test_the_last_member_cannot_leave(member, group, user):
 
 def test_a_member_who_left_comes_back_by_the_invite_link(member, group, user, jun):
     group.make_admin(jun, by=user)
-    member.post(f"/groups/{group.pk}/", {"action": "leave"})
+    member.post(f"/groups/{group.pk}/leave/")
     assert not group.members.filter(pk=user.pk).exists()
 
     member.post(f"/join/{group.invite_token}/")
@@ -227,7 +222,7 @@ def test_it_retires_a_player_keeping_their_games(member, group, players, start_g
     game = start_game()
 
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "retire", "player": players[3].pk}, follow=True
+        f"/groups/{group.pk}/players/retire/", {"player": players[3].pk}, follow=True
     )
 
     assert "Hao is retired: their games stay in the history." in response.text
@@ -266,7 +261,7 @@ def test_it_brings_a_retired_player_back(member, group, players):
     players[3].retire()
 
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "bring_back", "player": players[3].pk}, follow=True
+        f"/groups/{group.pk}/players/bring-back/", {"player": players[3].pk}, follow=True
     )
 
     assert "Hao is back on the roster." in response.text
@@ -279,8 +274,8 @@ def test_it_brings_a_retired_player_back(member, group, players):
 
 def test_it_retires_a_player_in_place_for_htmx(member, group, players):
     response = member.post(
-        f"/groups/{group.pk}/",
-        {"action": "retire", "player": players[1].pk},
+        f"/groups/{group.pk}/players/retire/",
+        {"player": players[1].pk},
         headers={"HX-Request": "true"},
     )
 
@@ -294,9 +289,7 @@ def test_it_retires_a_player_in_place_for_htmx(member, group, players):
 
 @pytest.mark.parametrize("value", ["", "nobody", "999999"])
 def test_it_names_a_player_it_cannot_retire(member, group, players, value):
-    response = member.post(
-        f"/groups/{group.pk}/", {"action": "retire", "player": value}, follow=True
-    )
+    response = member.post(f"/groups/{group.pk}/players/retire/", {"player": value}, follow=True)
 
     assert "Choose a player on the roster to retire." in response.text
     assert not group.players.filter(retired=True).exists()
@@ -304,7 +297,7 @@ def test_it_names_a_player_it_cannot_retire(member, group, players, value):
 
 def test_it_shows_why_it_cannot_retire_in_place_for_htmx(member, group, players):
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "retire", "player": ""}, headers={"HX-Request": "true"}
+        f"/groups/{group.pk}/players/retire/", {"player": ""}, headers={"HX-Request": "true"}
     )
 
     assert "Choose a player on the roster to retire." in response.text
@@ -315,7 +308,7 @@ def test_it_shows_why_it_cannot_retire_in_place_for_htmx(member, group, players)
 def test_it_does_not_retire_a_player_of_another_group(member, group, players):
     stranger = Player.objects.create(group=Group.objects.create(name="Elsewhere"), name="Zoe")
 
-    member.post(f"/groups/{group.pk}/", {"action": "retire", "player": stranger.pk})
+    member.post(f"/groups/{group.pk}/players/retire/", {"player": stranger.pk})
 
     stranger.refresh_from_db()
     assert not stranger.retired
@@ -323,7 +316,7 @@ def test_it_does_not_retire_a_player_of_another_group(member, group, players):
 
 def test_bringing_back_a_player_who_is_not_retired_says_so(member, group, players):
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "bring_back", "player": players[0].pk}, follow=True
+        f"/groups/{group.pk}/players/bring-back/", {"player": players[0].pk}, follow=True
     )
 
     assert "Choose a retired player to bring back." in response.text

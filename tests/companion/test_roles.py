@@ -70,15 +70,16 @@ def test_whoever_makes_a_group_is_its_admin(member, user):
     assert "mei made the group Friday Tractor." in member.get(f"/groups/{group.pk}/log/").text
 
 
+# What a non-admin might post, and where.
 ADMIN_ONLY = {
-    "rename": {"action": "rename", "group-name": "Jun's Tractor"},
-    "confirmations on": {"action": "confirmations", "hands_need_confirmation": "on"},
-    "new invite": {"action": "new_invite"},
-    "remove": {"action": "remove", "member": "MEI"},
-    "retire": {"action": "retire", "player": "HAO"},
-    "bring back": {"action": "bring_back", "player": "LIN"},
-    "make admin": {"action": "admin", "member": "JUN", "admin": "yes"},
-    "take back admin": {"action": "admin", "member": "MEI", "admin": "no"},
+    "rename": ("rename/", {"group-name": "Jun's Tractor"}),
+    "confirmations on": ("confirmations/", {"hands_need_confirmation": "on"}),
+    "new invite": ("invite/", {}),
+    "remove": ("members/remove/", {"member": "MEI"}),
+    "retire": ("players/retire/", {"player": "HAO"}),
+    "bring back": ("players/bring-back/", {"player": "LIN"}),
+    "make admin": ("members/admin/", {"member": "JUN", "admin": "yes"}),
+    "take back admin": ("members/admin/", {"member": "MEI", "admin": "no"}),
 }
 
 
@@ -89,18 +90,19 @@ def test_a_member_who_is_not_an_admin_cannot_steer_the_group(
 ):
     players[2].retire()
     ids = {"MEI": user.pk, "JUN": jun.pk, "HAO": players[3].pk, "LIN": players[2].pk}
-    data = {key: ids.get(value, value) for key, value in ADMIN_ONLY[name].items()}
+    path, sent = ADMIN_ONLY[name]
+    data = {key: ids.get(value, value) for key, value in sent.items()}
     before = state(group)
 
     headers = {"HX-Request": "true"} if htmx else {}
-    response = juns_phone.post(f"/groups/{group.pk}/", data, headers=headers)
+    response = juns_phone.post(f"/groups/{group.pk}/{path}", data, headers=headers)
 
     assert state(group) == before
+    assert response.status_code == 403
     if htmx:
         assert response.headers["HX-Refresh"] == "true"
-    else:
-        assert response.status_code == 302
-    assert REFUSED in juns_phone.get(f"/groups/{group.pk}/").text
+        response = juns_phone.get(f"/groups/{group.pk}/")
+    assert REFUSED in response.text
 
 
 @pytest.mark.parametrize("method", ["get", "post"])
@@ -111,6 +113,7 @@ def test_a_member_who_is_not_an_admin_cannot_add_or_change_a_scoring_table(
 
     for url in (f"/groups/{group.pk}/tables/new/", f"/groups/{group.pk}/tables/{house_table.pk}/"):
         response = getattr(juns_phone, method)(url, table_data(), follow=True)
+        assert response.status_code == 403
         assert REFUSED in response.text
         assert "Thursday rules" not in response.text
 
@@ -127,20 +130,20 @@ def test_a_member_who_is_not_an_admin_sees_who_the_admins_are_and_no_admin_contr
     assert "Admin: mei" in page
     assert '<span class="badge text-bg-secondary">admin</span>' in page
     for control in (
-        'value="rename"',
-        'value="new_invite"',
-        'value="confirmations"',
-        'value="retire"',
-        'value="bring_back"',
-        'value="remove"',
-        'value="admin"',
+        f'action="/groups/{group.pk}/rename/"',
+        f'action="/groups/{group.pk}/invite/"',
+        f'action="/groups/{group.pk}/confirmations/"',
+        f'action="/groups/{group.pk}/players/retire/"',
+        f'action="/groups/{group.pk}/players/bring-back/"',
+        f'action="/groups/{group.pk}/members/remove/"',
+        f'action="/groups/{group.pk}/members/admin/"',
         f"/groups/{group.pk}/tables/new/",
         f"/groups/{group.pk}/tables/{house_table.pk}/",
     ):
         assert control not in page, control
     assert "The group does not ask for hands to be confirmed; its admins choose." in page
     assert 'id="invite-url"' in page, "every member passes the invite on"
-    assert 'value="leave"' in page
+    assert f'action="/groups/{group.pk}/leave/"' in page
     assert "House" in page
 
 
@@ -150,11 +153,11 @@ def test_the_admin_sees_the_admin_controls(member, group, jun, players, house_ta
     page = member.get(f"/groups/{group.pk}/").text
 
     for control in (
-        'value="rename"',
-        'value="new_invite"',
-        'value="confirmations"',
-        'value="retire"',
-        'value="bring_back"',
+        f'action="/groups/{group.pk}/rename/"',
+        f'action="/groups/{group.pk}/invite/"',
+        f'action="/groups/{group.pk}/confirmations/"',
+        f'action="/groups/{group.pk}/players/retire/"',
+        f'action="/groups/{group.pk}/players/bring-back/"',
         'aria-label="Remove jun"',
         "Make jun an admin",
         f"/groups/{group.pk}/tables/new/",
@@ -167,8 +170,8 @@ def test_a_member_who_is_not_an_admin_still_plays_and_invites(juns_phone, group,
     game = start_game()
 
     juns_phone.post(f"/groups/{group.pk}/", {"name": "Wei"})
-    juns_phone.post(f"/groups/{group.pk}/", {"action": "me", "player": game.players[1].pk})
-    juns_phone.post(game.get_absolute_url(), {"action": "new_share_link"})
+    juns_phone.post(f"/groups/{group.pk}/me/", {"player": game.players[1].pk})
+    juns_phone.post(game.get_absolute_url() + "share-link/")
     old_share = game.share_token
     game.refresh_from_db()
 
@@ -176,19 +179,19 @@ def test_a_member_who_is_not_an_admin_still_plays_and_invites(juns_phone, group,
     assert group.players.get(user=jun).name == "Jun"
     assert game.share_token != old_share
     assert juns_phone.get(f"/groups/{group.pk}/games/new/").status_code == 200
-    response = juns_phone.post(f"/groups/{group.pk}/", {"action": "leave"})
+    response = juns_phone.post(f"/groups/{group.pk}/leave/")
     assert response["Location"] == "/"
     assert not group.members.filter(pk=jun.pk).exists()
 
 
 def test_an_admin_makes_another_admin_who_can_then_steer(member, juns_phone, group, jun):
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "admin", "member": jun.pk, "admin": "yes"}, follow=True
+        f"/groups/{group.pk}/members/admin/", {"member": jun.pk, "admin": "yes"}, follow=True
     )
 
     assert "jun is an admin of Thursday Tractor." in response.text
     assert "Admins: mei and jun" in response.text
-    juns_phone.post(f"/groups/{group.pk}/", {"action": "rename", "group-name": "Jun's Tractor"})
+    juns_phone.post(f"/groups/{group.pk}/rename/", {"group-name": "Jun's Tractor"})
     group.refresh_from_db()
     assert group.name == "Jun's Tractor"
 
@@ -197,9 +200,9 @@ def test_an_admin_may_demote_or_remove_another_admin(member, group, user, jun, o
     group.make_admin(jun, by=user)
     group.add_admin(outsider)
 
-    member.post(f"/groups/{group.pk}/", {"action": "admin", "member": jun.pk, "admin": "no"})
+    member.post(f"/groups/{group.pk}/members/admin/", {"member": jun.pk, "admin": "no"})
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "remove", "member": outsider.pk}, follow=True
+        f"/groups/{group.pk}/members/remove/", {"member": outsider.pk}, follow=True
     )
 
     assert "zoe is no longer a member of Thursday Tractor." in response.text
@@ -218,7 +221,7 @@ def test_the_last_admin_cannot_step_down(member, group, user, jun):
     )
 
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "admin", "member": user.pk, "admin": "no"}, follow=True
+        f"/groups/{group.pk}/members/admin/", {"member": user.pk, "admin": "no"}, follow=True
     )
 
     assert "You are the only admin: make another member an admin before you step down." in (
@@ -230,9 +233,9 @@ def test_the_last_admin_cannot_step_down(member, group, user, jun):
 
 def test_the_last_admin_cannot_leave_while_others_remain(member, group, user, jun):
     page = member.get(f"/groups/{group.pk}/").text
-    assert 'value="leave"' not in page
+    assert f'action="/groups/{group.pk}/leave/"' not in page
 
-    response = member.post(f"/groups/{group.pk}/", {"action": "leave"}, follow=True)
+    response = member.post(f"/groups/{group.pk}/leave/", follow=True)
 
     assert (
         "You are the only admin of Thursday Tractor: make another member an admin before you"
@@ -247,13 +250,13 @@ def test_an_admin_steps_down_when_another_admin_remains(member, group, user, jun
     assert "Step down as admin" in member.get(f"/groups/{group.pk}/").text
 
     response = member.post(
-        f"/groups/{group.pk}/", {"action": "admin", "member": user.pk, "admin": "no"}, follow=True
+        f"/groups/{group.pk}/members/admin/", {"member": user.pk, "admin": "no"}, follow=True
     )
 
     assert "You are no longer an admin of Thursday Tractor." in response.text
     assert "Admin: jun" in response.text
     assert not group.is_admin(user)
-    assert 'value="rename"' not in response.text
+    assert f'action="/groups/{group.pk}/rename/"' not in response.text
 
 
 def test_the_last_admin_cannot_step_down_even_by_the_model(group, user, jun):
@@ -293,28 +296,28 @@ def test_every_change_an_admin_makes_is_in_the_log_in_the_players_names(
     players[1].claim(jun)
     game = start_game()
     url = f"/groups/{group.pk}/"
-    for data in (
-        {"action": "rename", "group-name": "Friday Tractor"},
-        {"action": "confirmations", "hands_need_confirmation": "on"},
-        {"action": "confirmations"},
-        {"action": "new_invite"},
-        {"action": "retire", "player": players[3].pk},
-        {"action": "bring_back", "player": players[3].pk},
-        {"action": "admin", "member": jun.pk, "admin": "yes"},
-        {"action": "admin", "member": jun.pk, "admin": "no"},
+    for path, data in (
+        ("rename/", {"group-name": "Friday Tractor"}),
+        ("confirmations/", {"hands_need_confirmation": "on"}),
+        ("confirmations/", {}),
+        ("invite/", {}),
+        ("players/retire/", {"player": players[3].pk}),
+        ("players/bring-back/", {"player": players[3].pk}),
+        ("members/admin/", {"member": jun.pk, "admin": "yes"}),
+        ("members/admin/", {"member": jun.pk, "admin": "no"}),
     ):
-        assert member.post(url, data).status_code == 302
+        assert member.post(url + path, data).status_code == 302
     member.post(f"/groups/{group.pk}/tables/new/", table_data())
     table = group.scoring_tables.get()
     member.post(f"/groups/{group.pk}/tables/{table.pk}/", table_data(name="House", initial=4))
-    member.post(game.get_absolute_url(), {"action": "new_share_link"})
-    member.post(url, {"action": "remove", "member": jun.pk})
+    member.post(game.get_absolute_url() + "share-link/")
+    member.post(url + "members/remove/", {"member": jun.pk})
     zoe = User.objects.create_user("zoe")
     zoes_phone = Client()
     zoes_phone.force_login(zoe)
     group.refresh_from_db()
     zoes_phone.post(f"/join/{group.invite_token}/")
-    zoes_phone.post(url, {"action": "leave"})
+    zoes_phone.post(url + "leave/")
 
     page = member.get(f"/groups/{group.pk}/log/").text
 

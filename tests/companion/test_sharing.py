@@ -20,14 +20,14 @@ def test_the_game_page_says_what_its_share_link_shows(member, start_game):
     )
     assert 'data-copy="share-url"' in page
     assert 'class="qr-code"' in page
-    assert 'name="action" value="new_share_link"' in page
+    assert f'action="{game.get_absolute_url()}share-link/"' in page
 
 
 def test_the_share_qr_code_follows_a_new_share_link(member, start_game):
     game = start_game()
     before = member.get(game.get_absolute_url()).text
 
-    member.post(game.get_absolute_url(), {"action": "new_share_link"})
+    member.post(game.get_absolute_url() + "share-link/")
 
     game.refresh_from_db()
     after = member.get(game.get_absolute_url()).text
