@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
 from scoring.rules import PRESETS, Rules
+from scoring.table import trump_text
 from scoring.words import in_a_row, listed
 
 
@@ -89,11 +90,9 @@ def trump_sign(trump: Suit | None) -> str:
 def trump_taps(declared: str) -> list[dict]:
     """The trumps a table can declare for a hand (Game.TRUMPS_DECLARED), the one ``declared``
     pressed, each with its sign, as the game page's buttons show them."""
-    from companion.models import NO_TRUMP_DECLARED
-
     taps = []
     for suit in (*GRID_SUITS, None):
-        code = suit.value if suit else NO_TRUMP_DECLARED
+        code = trump_text(suit)
         taps.append(
             {
                 "code": code,

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from companion.display import either, level, names, sentences, suit_symbol, team, trump_sign
 from companion.models import (
     CONFIRMERS,
-    NO_TRUMP_DECLARED,
     SEATED,
     Game,
     GameSummary,
@@ -30,7 +29,7 @@ from scoring.cards import Rank, Suit
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError, GameState, PlayedHand, resume
 from scoring.stats import HandLine
-from scoring.table import Table
+from scoring.table import NOT_DECLARED, Table, parse_trump
 
 # The scoreboard shows the latest hands, and earlier ones as many at a time: a page costs the
 # same at hand 30 and at hand 300.
@@ -278,8 +277,8 @@ def on_the_table(game: Game) -> dict:
     number = state.number
     if table.trumps.bids:
         declared = game.declared_trump(number)
-        trump = None if declared in ("", NO_TRUMP_DECLARED) else Suit(declared)
-        known = bool(declared)
+        known = declared != NOT_DECLARED
+        trump = parse_trump(declared) if known else None
     else:
         trump, known = table.trumps.fixed(number), True
     return {

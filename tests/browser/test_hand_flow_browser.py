@@ -212,7 +212,7 @@ def test_tapping_a_bid_of_jokers_taps_no_trump(hand_page, game):
     expect(phone.locator("#bid-more > summary")).to_have_text("Bid: One level card")
     phone.locator("#id_bid label", has_text="Big jokers").click()
 
-    expect(phone.locator("#id_trump input[value=none]")).to_be_checked()
+    expect(phone.locator("#id_trump input[value=NT]")).to_be_checked()
     expect(phone.locator("#id_trump input[value=S]")).not_to_be_checked()
     expect(phone.locator("#bid-more > summary")).to_have_text("Bid: Big jokers")
     phone.get_by_role("button", name="40", exact=True).click()

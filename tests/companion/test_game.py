@@ -160,7 +160,7 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
             "or another bid.",
         ),
         (
-            {"bid": "pair", "trump": "none"},
+            {"bid": "pair", "trump": "NT"},
             "A pair of level cards won the bid, so their suit is trump: choose the suit",
         ),
         ({"trump": ""}, "Tap the trump suit, or No trump."),
