@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
 from scoring.rules import PRESETS, Rules
-from scoring.table import trump_text
+from scoring.table import parse_trump, trump_text
 from scoring.words import in_a_row, listed
 
 
@@ -71,10 +71,10 @@ def names(seats: Iterable[int], players: Sequence[object]) -> str:
 
 
 def suit_symbol(trump: str | Suit | None) -> str:
-    """A trump suit as its symbol; blank or None is a hand without trump."""
-    if isinstance(trump, Suit):
-        return trump.symbol
-    return Suit.parse(trump).symbol if trump else _("No trump")
+    """A hand's trump as its suit's symbol, or the words for no trump (None or NO_TRUMP)."""
+    if isinstance(trump, str):
+        trump = parse_trump(trump)
+    return trump.symbol if trump else _("No trump")
 
 
 def trump_sign(trump: Suit | None) -> str:

@@ -318,8 +318,6 @@ class HandForm(HandResultForm):
         fields = hand.snapshot()
         del fields["number"]
         fields["friends"] = [str(seat) for seat in hand.friends] or [NOBODY]
-        if hand.bid:  # a game whose trump is bid
-            fields["trump"] = trump_text(hand.result.trump)
         if fields["kitty_cards"]:
             del fields["kitty_points"]
         return fields

@@ -30,6 +30,8 @@ from scoring.table import (
     Table,
     Teams,
     TrumpRule,
+    parse_trump,
+    trump_text,
 )
 
 
@@ -626,7 +628,7 @@ class Hand(models.Model):
     friends = models.JSONField(default=list, blank=True)
     # Blank where the game fixes the trump and nobody bids.
     bid = models.CharField(max_length=12, choices=Bid.choices, blank=True, default=Bid.ONE)
-    trump = models.CharField(max_length=2, blank=True, help_text="S H D C, or blank: no trump")
+    trump = models.CharField(max_length=2, help_text="S H D C, or NT: no trump")
     kitty_cards = models.CharField(max_length=40, blank=True)
     kitty_points = models.PositiveSmallIntegerField()
     opponent_points = models.PositiveSmallIntegerField()
@@ -668,6 +670,9 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(declarer__lt=MAX_PLAYERS), name="declarer_at_the_table"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trump__in=list(dict(TRUMPS_DECLARED))), name="hand_trump_known"
             ),
             models.CheckConstraint(
                 condition=models.Q(confirmed_by=None) | ~models.Q(confirmed_at=None),
@@ -802,7 +807,7 @@ class Hand(models.Model):
         return HandResult(
             declarer=self.declarer,
             friends=tuple(self.friends),
-            trump=scoring.Suit(self.trump) if self.trump else None,
+            trump=parse_trump(self.trump),
             bid=scoring.Bid(self.bid) if self.bid else None,
             opponent_points=self.opponent_points,
             kitty_points=self.kitty_points,
@@ -824,7 +829,7 @@ class Hand(models.Model):
             "declarer": result.declarer,
             "friends": list(result.friends),
             "bid": result.bid.value if result.bid else "",
-            "trump": result.trump.value if result.trump else "",
+            "trump": trump_text(result.trump),
             "kitty_cards": " ".join(str(card) for card in kitty_cards),
             "kitty_points": result.kitty_points,
             "opponent_points": result.opponent_points,

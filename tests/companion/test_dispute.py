@@ -375,7 +375,7 @@ def test_it_prefills_the_hand_being_played_from_the_game(member, game):
 
 def test_a_recorded_hand_prefills_its_own_level_trump_and_declarer(member, game):
     add_hand(game, 1)
-    add_hand(game, 2, declarer=2, trump="", bid="none")
+    add_hand(game, 2, declarer=2, trump="NT", bid="none")
 
     page = member.get(dispute_url(game) + "?hand=1").text
 

@@ -66,7 +66,7 @@ def test_without_a_bid_the_hand_has_the_weakest_its_trump_allows(client, game, t
     post(client, game, trump=trump)
 
     stored = Hand.objects.get()
-    assert (stored.trump or "NT", stored.bid) == (trump, bid)
+    assert (stored.trump, stored.bid) == (trump, bid)
 
 
 def test_a_hand_without_its_trump_is_refused_in_words(client, game):
@@ -80,7 +80,7 @@ def test_a_hand_without_its_trump_is_refused_in_words(client, game):
 def test_a_bid_of_jokers_names_no_trump_by_itself(client, game, bid):
     post(client, game, trump="", bid=bid)
 
-    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("", bid)
+    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("NT", bid)
 
 
 def test_the_trump_starts_untapped_and_a_correction_shows_no_trump_tapped(client, game):
