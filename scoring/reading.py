@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TypeVar
 
 from scoring.cards import Suit
 from scoring.errors import CardError, ScoringError
+from scoring.rules import E
 from scoring.table import Table
-
-E = TypeVar("E")
 
 
 def json_object(value: object, what: str) -> Mapping[str, object]:
