@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.cards import BIG_JOKER, DISTINCT_CARDS, SMALL_JOKER, Card, CardError, Rank, Suit
 from scoring.game import PlayedHand
 from scoring.rules import PRESETS, Rules
-from scoring.table import Table
+from scoring.table import Table, parse_trump, trump_text
 from scoring.words import in_a_row, listed
 
 
@@ -102,10 +102,10 @@ def hand_sides(table: Table, played: PlayedHand) -> dict:
 
 
 def suit_symbol(trump: str | Suit | None) -> str:
-    """A trump suit as its symbol; blank or None is a hand without trump."""
-    if isinstance(trump, Suit):
-        return trump.symbol
-    return Suit.parse(trump).symbol if trump else _("No trump")
+    """A hand's trump as its suit's symbol, or the words for no trump (None or NO_TRUMP)."""
+    if isinstance(trump, str):
+        trump = parse_trump(trump)
+    return trump.symbol if trump else _("No trump")
 
 
 def trump_sign(trump: Suit | None) -> str:
@@ -121,11 +121,9 @@ def trump_sign(trump: Suit | None) -> str:
 def trump_taps(declared: str) -> list[dict]:
     """The trumps a table can declare for a hand (Game.TRUMPS_DECLARED), the one ``declared``
     pressed, each with its sign, as the game page's buttons show them."""
-    from companion.models import NO_TRUMP_DECLARED
-
     taps = []
     for suit in (*GRID_SUITS, None):
-        code = suit.value if suit else NO_TRUMP_DECLARED
+        code = trump_text(suit)
         taps.append(
             {
                 "code": code,

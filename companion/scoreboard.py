@@ -28,7 +28,6 @@ from companion.display import (
 )
 from companion.models import (
     CONFIRMERS,
-    NO_TRUMP_DECLARED,
     SEATED,
     Game,
     GameSummary,
@@ -40,7 +39,7 @@ from scoring.cards import Rank, Suit
 from scoring.game import Game as ScoredGame
 from scoring.game import GameError, GameState, resume
 from scoring.stats import HandLine
-from scoring.table import Table
+from scoring.table import NOT_DECLARED, Table, parse_trump
 
 # The scoreboard shows the latest hands, and earlier ones as many at a time: a page costs the
 # same at hand 30 and at hand 300.
@@ -259,8 +258,8 @@ def on_the_table(game: Game) -> dict:
     number = state.number
     if table.trumps.bids:
         declared = game.declared_trump(number)
-        trump = None if declared in ("", NO_TRUMP_DECLARED) else Suit(declared)
-        known = bool(declared)
+        known = declared != NOT_DECLARED
+        trump = parse_trump(declared) if known else None
     else:
         trump, known = table.trumps.fixed(number), True
     return {

@@ -45,6 +45,10 @@ from scoring.rules import (
 )
 from scoring.settle import LastTrick, Levels, Settlement, TakenBack, explain, settle
 from scoring.table import (
+    ALWAYS_NO_TRUMP,
+    BY_BID,
+    NO_TRUMP,
+    NOT_DECLARED,
     Bid,
     Table,
     TableError,
@@ -52,6 +56,8 @@ from scoring.table import (
     TrumpRule,
     check_bid,
     default_decks,
+    parse_trump,
+    trump_text,
     trumps_allowed,
     weakest_bid,
 )
@@ -60,7 +66,11 @@ from scoring.trump import TRUMP, Trump, Trumps
 from scoring.words import Sentence, listed
 
 __all__ = [
+    "ALWAYS_NO_TRUMP",
     "BIG_JOKER",
+    "BY_BID",
+    "NOT_DECLARED",
+    "NO_TRUMP",
     "POINT_RANKS",
     "PRESETS",
     "SMALL_JOKER",
@@ -121,12 +131,14 @@ __all__ = [
     "judge",
     "listed",
     "parse_cards",
+    "parse_trump",
     "point_cards",
     "points",
     "replay",
     "replay_hand",
     "rules_from_json",
     "settle",
+    "trump_text",
     "trumps_allowed",
     "weakest_bid",
 ]

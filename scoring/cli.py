@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from scoring.cards import Card, Rank, Suit, check_decks, parse_cards
+from scoring.cards import Card, Rank, check_decks, parse_cards
 from scoring.errors import CardError, ScoringError
 from scoring.game import GameError, GameSetup, GameState, HandResult, PlayedHand, replay
-from scoring.rules import PRESETS, E, Format, Rules, Side, get_rules
+from scoring.reading import json_object, player_seat, required, trump_suit
+from scoring.rules import PRESETS, Rules, get_rules
 from scoring.settle import LastTrick, Levels, TakenBack, explain, settle
 from scoring.table import Table
 from scoring.tricks import Play, judge
@@ -33,9 +34,9 @@ def settle_request(
     request: object, gettext: Gettext = str, ngettext: Ngettext = english
 ) -> dict[str, object]:
     """Answer a ``settle`` request, its explanation in the language of ``gettext``."""
-    data = _object(request, "the request")
+    data = json_object(request, "the request")
     rules = get_rules(data.get("rules", "standard"))
-    raw_levels = _object(_required(data, "levels"), "levels")
+    raw_levels = json_object(required(data, "levels"), "levels")
     levels = Levels(
         declarers=_level(raw_levels, "declarers"),
         opponents=_level(raw_levels, "opponents"),
@@ -43,10 +44,10 @@ def settle_request(
     result = settle(
         rules,
         levels,
-        opponent_points=_required(data, "opponent_points"),  # type: ignore[arg-type]
-        kitty_points=_required(data, "kitty_points"),  # type: ignore[arg-type]
-        last_trick=_last_trick(data),
-        taken_back=_taken_back(data),
+        opponent_points=required(data, "opponent_points"),  # type: ignore[arg-type]
+        kitty_points=required(data, "kitty_points"),  # type: ignore[arg-type]
+        last_trick=LastTrick.from_json(required(data, "last_trick")),
+        taken_back=TakenBack.from_json(data.get("taken_back", {})),
         decks=data.get("decks", 2),  # type: ignore[arg-type]
         kitty_cards=data.get("kitty_cards"),  # type: ignore[arg-type]
     )
@@ -68,34 +69,12 @@ def settle_request(
     }
 
 
-def _last_trick(data: Mapping[str, object]) -> LastTrick:
-    last_trick = _object(_required(data, "last_trick"), "last_trick")
-    return LastTrick.of(
-        winner=_choice(Side, last_trick, "winner", "last_trick.winner"),
-        format=_choice(Format, last_trick, "format", "last_trick.format"),
-        cards=last_trick.get("cards"),  # type: ignore[arg-type]
-    )
-
-
-def _taken_back(data: Mapping[str, object]) -> TakenBack:
-    taken_back = _object(data.get("taken_back", {}), "taken_back")
-    unknown = set(taken_back) - {"declarers", "opponents"}
-    if unknown:
-        raise ScoringError(
-            f"taken_back has only declarers and opponents, got {sorted(unknown)[0]!r}"
-        )
-    return TakenBack(
-        declarers=taken_back.get("declarers", 0),  # type: ignore[arg-type]
-        opponents=taken_back.get("opponents", 0),  # type: ignore[arg-type]
-    )
-
-
 def game_request(
     request: object, gettext: Gettext = str, ngettext: Ngettext = english
 ) -> dict[str, object]:
     """Answer a ``game`` request: the whole game folded hand by hand, its explanations in the
     language of ``gettext``."""
-    data = _object(request, "the request")
+    data = json_object(request, "the request")
     rules = get_rules(data.get("rules", "standard"))
     players = data.get("players")
     table = Table.from_json(
@@ -107,9 +86,9 @@ def game_request(
             "called": data.get("called"),
         }
     )
-    raw_levels = _object(data.get("levels", {}), "levels")
+    raw_levels = json_object(data.get("levels", {}), "levels")
     for name in raw_levels:
-        _seat(table, name, "levels")
+        player_seat(table, name, "levels")
     first = data.get("first_declarer")
     try:
         setup = GameSetup(
@@ -118,7 +97,9 @@ def game_request(
             levels=tuple(
                 _rank(raw_levels.get(name, "2"), f"levels.{name}") for name in table.players
             ),
-            first_declarer=_seat(table, first, "first_declarer") if first is not None else None,
+            first_declarer=player_seat(table, first, "first_declarer")
+            if first is not None
+            else None,
         )
     except GameError as error:
         raise ScoringError(_named_field(error), said=_hand_said(error)) from None
@@ -163,37 +144,7 @@ def _hand_said(error: GameError) -> Sentence:
 def _hand_results(table: Table, raw_hands: list[object]) -> Iterator[HandResult]:
     """Each hand read as the fold comes to it, so that the first bad hand is the one named."""
     for number, raw in enumerate(raw_hands, start=1):
-        try:
-            yield _hand_result(table, number, _object(raw, "the hand"))
-        except ScoringError as error:
-            raise GameError(
-                str(error), hand=number, said=error.sentence if error.said else ""
-            ) from None
-
-
-def _hand_result(table: Table, number: int, data: Mapping[str, object]) -> HandResult:
-    if table.trumps.bids:
-        trump = _trump_suit(_required(data, "trump"))
-    else:
-        trump = _trump_suit(data["trump"]) if "trump" in data else table.trumps.fixed(number)
-    friends = data.get("friends", [])
-    if not isinstance(friends, list):
-        raise ScoringError(f"friends must be a list of players, got {json.dumps(friends)}")
-    return HandResult(
-        declarer=_seat(table, _required(data, "declarer"), "declarer"),
-        opponent_points=_required(data, "opponent_points"),  # type: ignore[arg-type]
-        kitty_points=_required(data, "kitty_points"),  # type: ignore[arg-type]
-        last_trick=_last_trick(data),
-        taken_back=_taken_back(data),
-        friends=tuple(_seat(table, name, "friends") for name in friends),
-        trump=trump,
-    )
-
-
-def _seat(table: Table, name: object, what: str) -> int:
-    if not isinstance(name, str) or name not in table.players:
-        raise ScoringError(f"{what}: {json.dumps(name)} is not one of the players")
-    return table.players.index(name)
+        yield HandResult.from_json(raw, table, number)
 
 
 def _names(table: Table, seats: Iterable[int]) -> list[str]:
@@ -231,16 +182,16 @@ def judge_request(
     request: object, gettext: Gettext = str, ngettext: Ngettext = english
 ) -> dict[str, object]:
     """Answer a ``judge`` request, its reasons in the language of ``gettext``."""
-    data = _object(request, "the request")
+    data = json_object(request, "the request")
     rules = get_rules(data.get("rules", "standard"))
     trump = Trump(
-        level=_rank(_required(data, "level"), "level"),
-        suit=_trump_suit(_required(data, "trump")),
+        level=_rank(required(data, "level"), "level"),
+        suit=trump_suit(required(data, "trump")),
         decks=check_decks(data.get("decks", 2)),  # type: ignore[arg-type]
     )
-    raw_hands = _object(data.get("hands") or {}, "hands")
+    raw_hands = json_object(data.get("hands") or {}, "hands")
     hands = {player: _cards(cards, f"{player}'s hand") for player, cards in raw_hands.items()}
-    judgement = judge(rules, trump, _plays(_required(data, "plays")), hands)
+    judgement = judge(rules, trump, _plays(required(data, "plays")), hands)
     return judgement.to_json(gettext, ngettext)
 
 
@@ -387,21 +338,8 @@ def _decode(text: str) -> object:
     return request
 
 
-def _object(value: object, what: str) -> Mapping[str, object]:
-    if not isinstance(value, Mapping):
-        raise ScoringError(f"{what} must be a JSON object, got {json.dumps(value)}")
-    return value
-
-
-def _required(data: Mapping[str, object], key: str, where: str = "") -> object:
-    """``data[key]``; ``where`` is the path to ``data`` in the request, such as ``levels.``."""
-    if key not in data:
-        raise ScoringError(f"{where + key!r} is missing")
-    return data[key]
-
-
 def _level(levels: Mapping[str, object], side: str) -> Rank:
-    return _rank(_required(levels, side, "levels."), f"levels.{side}")
+    return _rank(required(levels, side, "levels."), f"levels.{side}")
 
 
 def _rank(value: object, what: str) -> Rank:
@@ -411,19 +349,6 @@ def _rank(value: object, what: str) -> Rank:
         return Rank.parse(str(value))
     except CardError:
         raise ScoringError(f"{what} must be a level from 2 to A, got {json.dumps(value)}") from None
-
-
-def _trump_suit(value: object) -> Suit | None:
-    if value is None:
-        return None
-    try:
-        if not isinstance(value, str):
-            raise CardError(value)
-        return Suit.parse(value)
-    except CardError:
-        raise ScoringError(
-            f"trump must be S, H, D, C or null (no trump), got {json.dumps(value)}"
-        ) from None
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
@@ -447,12 +372,3 @@ def _plays(value: object) -> list[Play]:
         player, cards = entry
         plays.append(Play(player, _cards(cards, f"{player}'s play")))
     return plays
-
-
-def _choice(kind: type[E], data: Mapping[str, object], key: str, what: str) -> E:
-    value = _required(data, key, what.removesuffix(key))
-    try:
-        return kind(value)  # type: ignore[call-arg]
-    except ValueError:
-        choices = ", ".join(member.value for member in kind)  # type: ignore[attr-defined]
-        raise ScoringError(f"{what} must be one of {choices}, got {json.dumps(value)}") from None

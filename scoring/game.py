@@ -19,11 +19,13 @@ the friends who played a called card); `settle` scores it and the winning side c
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.cards import Rank, Suit
 from scoring.errors import RulesError, ScoringError
+from scoring.reading import json_object, player_seat, required, trump_suit
 from scoring.rules import GameEnd, Rules, Side, Starter
 from scoring.settle import (
     NOTHING_TAKEN_BACK,
@@ -139,6 +141,71 @@ class HandResult:
     friends: tuple[int, ...] = ()
     trump: Suit | None = None
     bid: Bid | None = None
+
+    @classmethod
+    def from_json(cls, value: object, table: Table, number: int) -> HandResult:
+        """Read hand ``number`` of a game at ``table`` as the ``game`` command's request writes
+        it (docs/engine-json.md): players by name, ``trump`` a suit or null (no trump), and
+        under a fixed trump rule ``trump`` may be left out for the rule's. The bid is not part
+        of it: the engine reads none. An error names the hand and quotes the input.
+
+        >>> table = Table(("Mei", "Jun", "Lin", "Hao"))
+        >>> hand = HandResult.from_json(
+        ...     {"declarer": "Lin", "trump": None, "opponent_points": 85, "kitty_points": 0,
+        ...      "last_trick": {"winner": "opponents", "format": "pair"}}, table, 2)
+        >>> hand.declarer, hand.trump, hand.last_trick.cards
+        (2, None, 2)
+        >>> HandResult.from_json({"declarer": "Yan", "trump": "S"}, table, 2)
+        Traceback (most recent call last):
+        ...
+        scoring.game.GameError: hand 2: declarer: "Yan" is not one of the players
+        """
+        try:
+            data = json_object(value, "the hand")
+            if table.trumps.bids:
+                trump = trump_suit(required(data, "trump"))
+            else:
+                trump = trump_suit(data["trump"]) if "trump" in data else table.trumps.fixed(number)
+            friends = data.get("friends", [])
+            if not isinstance(friends, list):
+                raise ScoringError(f"friends must be a list of players, got {json.dumps(friends)}")
+            return cls(
+                declarer=player_seat(table, required(data, "declarer"), "declarer"),
+                opponent_points=required(data, "opponent_points"),  # type: ignore[arg-type]
+                kitty_points=required(data, "kitty_points"),  # type: ignore[arg-type]
+                last_trick=LastTrick.from_json(required(data, "last_trick")),
+                taken_back=TakenBack.from_json(data.get("taken_back", {})),
+                friends=tuple(player_seat(table, name, "friends") for name in friends),
+                trump=trump,
+            )
+        except ScoringError as error:
+            raise GameError(
+                str(error), hand=number, said=error.sentence if error.said else ""
+            ) from None
+
+    def to_json(self, table: Table) -> dict[str, object]:
+        """The hand as :meth:`from_json` reads it back at ``table`` (its bid left out):
+        ``taken_back`` only when cards were, ``friends`` only in find-a-friend.
+
+        >>> from scoring.rules import Format
+        >>> table = Table(("Mei", "Jun", "Lin", "Hao"))
+        >>> HandResult(0, 35, 10, LastTrick(Side.DECLARERS, Format.SINGLE, 1), trump=Suit.HEARTS
+        ...            ).to_json(table)  # doctest: +NORMALIZE_WHITESPACE
+        {'declarer': 'Mei', 'trump': 'H', 'opponent_points': 35, 'kitty_points': 10,
+         'last_trick': {'winner': 'declarers', 'format': 'single', 'cards': 1}}
+        """
+        data: dict[str, object] = {
+            "declarer": table.players[self.declarer],
+            "trump": str(self.trump) if self.trump else None,
+            "opponent_points": self.opponent_points,
+            "kitty_points": self.kitty_points,
+            "last_trick": self.last_trick.to_json(),
+        }
+        if self.taken_back:
+            data["taken_back"] = self.taken_back.to_json()
+        if not table.fixed_teams:
+            data["friends"] = [table.players[friend] for friend in self.friends]
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Rank, check_decks
 from scoring.errors import ScoringError, SettleError
+from scoring.reading import choice, json_object
 from scoring.rules import Band, Format, GameEnd, Rules, Side, get_rules, shown
 from scoring.table import KITTY_POINTS_PER_CARD, MIN_KITTY, MIN_PLAYERS, deal
 from scoring.words import Gettext, Ngettext, english, gettext_noop
@@ -66,6 +67,25 @@ class LastTrick:
             cards = _FIXED_CARDS[format]
         return cls(winner, format, cards)
 
+    @classmethod
+    def from_json(cls, value: object) -> LastTrick:
+        """Read ``last_trick`` as a request writes it (``cards`` may be left out for a single
+        or a pair).
+
+        >>> LastTrick.from_json({"winner": "opponents", "format": "pair"})
+        LastTrick(winner=<Side.OPPONENTS: 'opponents'>, format=<Format.PAIR: 'pair'>, cards=2)
+        """
+        data = json_object(value, "last_trick")
+        return cls.of(
+            winner=choice(Side, data, "winner", "last_trick.winner"),
+            format=choice(Format, data, "format", "last_trick.format"),
+            cards=data.get("cards"),  # type: ignore[arg-type]
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object that :meth:`from_json` reads back."""
+        return {"winner": self.winner.value, "format": self.format.value, "cards": self.cards}
+
 
 _FIXED_CARDS = {Format.SINGLE: 1, Format.PAIR: 2}
 _CARDS_NEEDED = {
@@ -91,6 +111,25 @@ class TakenBack:
 
     def __bool__(self) -> bool:
         return bool(self.declarers or self.opponents)
+
+    @classmethod
+    def from_json(cls, value: object) -> TakenBack:
+        """Read ``taken_back`` as a request writes it: ``{"declarers": n, "opponents": m}``,
+        either left out for 0."""
+        data = json_object(value, "taken_back")
+        unknown = set(data) - {"declarers", "opponents"}
+        if unknown:
+            raise ScoringError(
+                f"taken_back has only declarers and opponents, got {sorted(unknown)[0]!r}"
+            )
+        return cls(
+            declarers=data.get("declarers", 0),  # type: ignore[arg-type]
+            opponents=data.get("opponents", 0),  # type: ignore[arg-type]
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object that :meth:`from_json` reads back."""
+        return {"declarers": self.declarers, "opponents": self.opponents}
 
 
 NOTHING_TAKEN_BACK = TakenBack()

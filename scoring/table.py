@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.cards import CARDS_PER_DECK, POINTS_PER_DECK, Suit, check_decks
-from scoring.errors import ScoringError
+from scoring.errors import CardError, ScoringError
 from scoring.words import Sentence, gettext_noop, listed
 
 MIN_PLAYERS = 4
@@ -30,6 +30,11 @@ MIN_KITTY = 5
 MAX_CALLED = 2
 KITTY_POINTS_PER_CARD = 10
 """A kitty card is worth at most a ten or a king."""
+NO_TRUMP = "NT"
+"""A hand's trump where it has no trump suit, as a word (the database, a form's answer): the sign
+the table reads. A value is None; the JSON notation writes null."""
+NOT_DECLARED = ""
+"""A hand's trump as a word before the table has said it: blank."""
 
 
 class TableError(ScoringError):
@@ -171,6 +176,39 @@ class TrumpRule:
 
 
 BY_BID = TrumpRule()
+"""Each hand's trump is bid for."""
+ALWAYS_NO_TRUMP = TrumpRule(no_trump=True)
+"""Every hand is played without a trump suit: a game's trump rule, not a hand's trump."""
+
+
+def trump_text(trump: Suit | None) -> str:
+    """A hand's trump as a word, which :func:`parse_trump` reads back: its suit's letter, or
+    :data:`NO_TRUMP`.
+
+    >>> trump_text(Suit.HEARTS), trump_text(None)
+    ('H', 'NT')
+    """
+    return str(trump) if trump else NO_TRUMP
+
+
+def parse_trump(text: str) -> Suit | None:
+    """A hand's trump from the word :func:`trump_text` writes (any case): None for no trump.
+
+    >>> parse_trump("h"), parse_trump("NT")
+    (<Suit.HEARTS: 'H'>, None)
+    >>> parse_trump("")
+    Traceback (most recent call last):
+    ...
+    scoring.table.TableError: unknown trump '': a suit (S, H, D, C) or NT
+    """
+    if text.strip().upper() == NO_TRUMP:
+        return None
+    try:
+        return Suit.parse(text)
+    except CardError:
+        raise TableError(
+            f"unknown trump {text!r}: a suit (S, H, D, C) or {NO_TRUMP}", field="trump"
+        ) from None
 
 
 def check_bid(bid: Bid, trump: Suit | None) -> None:

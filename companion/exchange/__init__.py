@@ -41,7 +41,8 @@ A game's ``seats`` are in play order, each a player's name and the level they st
 declarer calls (null in other games). Who starts hand 1 (``first_declarer``), each hand's
 ``declarer`` and ``friends``, and the same fields of the hands kept in the history (``before``
 and ``after``) name players at the table, never seat numbers: a reader sees who it was, and a
-name at a table is one seat. ``bid`` is empty where the game fixes the trump and nobody bids.
+name at a table is one seat. ``bid`` is empty where the game fixes the trump and nobody bids;
+``trump`` is a suit's letter, or empty for a hand without trump (which the database writes NT).
 A dispute's ``hand`` is the number of the hand it is linked to, or null while it waits for one.
 
 Second-seat confirmation is kept whole: whether the group asks for it, and on every hand who

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationInfo
 
 from companion.exchange.errors import in_words, problem, show
 from companion.models import FLAG_NOTE_LENGTH, Group, GroupChange, Player
-from scoring import CardError, Rank, RulesError, rules_from_json
+from scoring import NO_TRUMP, CardError, Rank, RulesError, rules_from_json
 
 MAX_SMALL_INT = 32767  # PositiveSmallIntegerField's ceiling on every database Django supports
 # Timestamps every time zone can show, and whose year the history can filter to its end.
@@ -180,6 +180,17 @@ def _called(value: object) -> int | None:
     if value is not None and not _is_int(value):
         raise problem(_("%(key)s must be null, 1 or 2, not %(value)s."), value=show(value))
     return value
+
+
+def written_trump(stored: str) -> str:
+    """A hand's trump as the file writes it: no trump is blank, as every version has written it
+    (the database writes NO_TRUMP)."""
+    return "" if stored == NO_TRUMP else stored
+
+
+def stored_trump(written: object) -> object:
+    """A hand's trump from the file, as the database writes it (:func:`written_trump` undone)."""
+    return NO_TRUMP if written == "" else written
 
 
 def _snapshot(value: object) -> dict | None:

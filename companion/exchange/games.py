@@ -38,9 +38,11 @@ from companion.exchange.fields import (
     RosterName,
     Rules,
     Snapshot,
+    stored_trump,
 )
 from companion.models import Hand, HandChange
 from scoring import (
+    NO_TRUMP,
     Bid,
     Card,
     CardError,
@@ -161,6 +163,7 @@ class HandEntry(Part):
         fields = {name: getattr(self, name) for name in names}
         fields["declarer"] = game.seat(self.declarer, "declarer")
         fields["friends"] = [game.seat(name, "friends") for name in self.friends]
+        fields["trump"] = stored_trump(self.trump)
         return fields
 
     @property
@@ -344,7 +347,8 @@ class GameEntry(Part):
         return players.index(name)
 
     def seated(self, snapshot: dict | None, key: str) -> dict | None:
-        """A history snapshot with its declarer and friends by seat."""
+        """A history snapshot with its declarer and friends by seat, its trump as the database
+        writes it."""
         if snapshot is None:
             return None
         seated = dict(snapshot)
@@ -352,6 +356,8 @@ class GameEntry(Part):
             seated["declarer"] = self.seat(snapshot["declarer"], key, "declarer")
         if "friends" in seated:
             seated["friends"] = [self.seat(name, key, "friends") for name in seated["friends"]]
+        if "trump" in seated:
+            seated["trump"] = stored_trump(seated["trump"])
         return seated
 
     def _kitty(self, cards_text: str, points: int) -> str:
@@ -448,14 +454,14 @@ class GameEntry(Part):
 
 
 def contradicts(bid: object, trump: object) -> bool:
-    """Whether a hand's bid and its trump (any suit, or blank for none) contradict each other
-    as `scoring.trumps_allowed` says: jokers with a suit, level cards without one. What is no
-    bid contradicts nothing: the file's check names it."""
+    """Whether a hand's bid and its trump (as the database writes it: any suit, or NO_TRUMP)
+    contradict each other as `scoring.trumps_allowed` says: jokers with a suit, level cards
+    without one. What is no bid contradicts nothing: the file's check names it."""
     try:
         allowed = trumps_allowed(Bid(bid))
     except ValueError:
         return False
-    if trump:
+    if trump != NO_TRUMP:
         return all(suit is None for suit in allowed)
     return None not in allowed
 

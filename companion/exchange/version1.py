@@ -19,7 +19,15 @@ from pydantic import (
 )
 
 from companion.exchange.errors import ExchangeError, message, problem, show
-from companion.exchange.fields import JSON, Level, OptionalUsername, Part, PlayerName, Rules
+from companion.exchange.fields import (
+    JSON,
+    Level,
+    OptionalUsername,
+    Part,
+    PlayerName,
+    Rules,
+    stored_trump,
+)
 from companion.exchange.games import contradicts
 from companion.exchange.schema import FORMAT
 from companion.exchange.version2 import SECOND_VERSION, SecondHead
@@ -82,7 +90,7 @@ class OldHand(Part):
         level cards without one) becomes "nobody bid", since the trump is what it was played
         with."""
         hand = {**dict(self), "declarer": names[self.declarer], "friends": []}
-        if contradicts(self.bid, self.trump):
+        if contradicts(self.bid, stored_trump(self.trump)):
             hand["bid"] = Hand.Bid.NONE.value
         return hand
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from operator import attrgetter
 from typing import TypedDict
 
+from companion.exchange.fields import written_trump
 from companion.models import (
     Dispute,
     Evening,
@@ -177,7 +178,7 @@ def _username(user) -> str | None:
 
 def _named(snapshot: dict | None, names: list[str]) -> dict | None:
     """A hand's fields as the export writes them, in the hands and in their history: its
-    declarer and friends by name instead of seat."""
+    declarer and friends by name instead of seat, its trump in the file's spelling."""
     if snapshot is None:
         return None
     named = dict(snapshot)
@@ -185,6 +186,8 @@ def _named(snapshot: dict | None, names: list[str]) -> dict | None:
         named["declarer"] = names[named["declarer"]]
     if "friends" in named:
         named["friends"] = [names[seat] for seat in named["friends"]]
+    if "trump" in named:
+        named["trump"] = written_trump(named["trump"])
     return named
 
 

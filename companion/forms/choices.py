@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.display import rules_title
 from companion.models import Group
-from scoring import PRESETS, Format, Rank, Rules, Side
+from scoring import NO_TRUMP, PRESETS, Format, Rank, Rules, Side
 
 LEVEL_CHOICES = [(rank.symbol, rank.spoken) for rank in Rank]
 # A preset by its title in the reader's language, chosen when the form is shown.
@@ -20,16 +20,15 @@ FORMAT_CHOICES = [
     (Format.TRACTOR.value, _("Tractor")),
     (Format.THROW.value, _("Throw")),
 ]
+# A hand's trump as the hand and dispute forms offer it: no trump is an answer of its own, told
+# apart from none tapped (NOT_DECLARED).
 TRUMP_CHOICES = [
     ("S", "♠"),
     ("H", "♥"),
     ("D", "♦"),
     ("C", "♣"),
-    ("", _("No trump")),
+    (NO_TRUMP, _("No trump")),
 ]
-# Where no trump is an answer of its own (told apart from none tapped): the hand and dispute forms.
-NO_TRUMP = "none"
-TRUMP_OR_NONE_CHOICES = [*TRUMP_CHOICES[:4], (NO_TRUMP, _("No trump"))]
 
 
 class GroupRulesField(forms.ChoiceField):

@@ -6,12 +6,7 @@ from django import forms
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.forms.choices import (
-    LEVEL_CHOICES,
-    NO_TRUMP,
-    RULES_CHOICES,
-    TRUMP_OR_NONE_CHOICES,
-)
+from companion.forms.choices import LEVEL_CHOICES, RULES_CHOICES, TRUMP_CHOICES
 from companion.forms.layout import Field, Helper
 from scoring import (
     PRESETS,
@@ -22,17 +17,16 @@ from scoring import (
     Rank,
     Rules,
     ScoringError,
-    Suit,
     Table,
     Trump,
     default_decks,
     judge,
     parse_cards,
+    parse_trump,
 )
 from scoring.cli import judge_input
 from scoring.table import MAX_PLAYERS, MIN_PLAYERS
 
-DISPUTE_TRUMP_CHOICES = TRUMP_OR_NONE_CHOICES
 PLAYERS_CHOICES = [(count, str(count)) for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
 # The decks a table can take are those `scoring` proposes for some number of players.
 DECKS_CHOICES = [
@@ -85,8 +79,8 @@ class DisputeForm(forms.Form):
     )
     trump = forms.TypedChoiceField(
         label=_("Trump"),
-        choices=DISPUTE_TRUMP_CHOICES,
-        coerce=lambda value: None if value == NO_TRUMP else Suit.parse(value),
+        choices=TRUMP_CHOICES,
+        coerce=parse_trump,
         widget=forms.RadioSelect,
         error_messages={"required": _("Tap the trump suit, or No trump.")},
     )

@@ -22,13 +22,15 @@ from scoring import (
     TrumpRule,
     default_decks,
 )
-from scoring.table import MAX_PLAYERS, MIN_PLAYERS
+from scoring.table import ALWAYS_NO_TRUMP, BY_BID, MAX_PLAYERS, MIN_PLAYERS
 
 SEATS = tuple(f"seat_{number}" for number in range(1, MAX_PLAYERS + 1))
 LEVELS = tuple(f"level_{number}" for number in range(1, MAX_PLAYERS + 1))
 ROTATION = tuple(f"suit_{number}" for number in range(1, len(Suit) + 1))
-# How the trump is chosen: bid each hand, never, or fixed suits in turn (ROTATION's fields).
-BID, NO_TRUMP, FIXED = "bid", "no-trump", "fixed"
+# How the trump is chosen: bid each hand, a game always without trump (a rule of the game, not a
+# hand's NO_TRUMP), both as `scoring.TrumpRule`'s JSON writes them, or fixed suits in turn
+# (ROTATION's fields).
+BID, NO_TRUMP_GAME, FIXED = BY_BID.to_json(), ALWAYS_NO_TRUMP.to_json(), "fixed"
 # The form field that shows `scoring`'s complaint about each input of a table.
 TABLE_FIELDS = {"decks": "decks", "teams": "teams", "called": "called", "trumps": "trumps"}
 
@@ -80,7 +82,7 @@ class GameForm(forms.Form):
         label=_("Trump"),
         choices=[
             (BID, _("Bid for each hand")),
-            (NO_TRUMP, _("Always no trump")),
+            (NO_TRUMP_GAME, _("Always no trump")),
             (FIXED, _("Fixed suits, in turn")),
         ],
         initial=BID,

@@ -7,10 +7,10 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.display import CARD_GRID, hand_sides
-from companion.forms.choices import NO_TRUMP, TRUMP_OR_NONE_CHOICES
+from companion.forms.choices import TRUMP_CHOICES
 from companion.forms.layout import Field, Helper
 from companion.forms.results import WHOLE_NUMBER, HandResultForm, number_input
-from companion.models import NO_TRUMP_DECLARED, Game, Hand
+from companion.models import Game, Hand
 from scoring import (
     Bid,
     Card,
@@ -20,7 +20,6 @@ from scoring import (
     Rank,
     Rules,
     Side,
-    Suit,
     TableError,
     TakenBack,
     parse_cards,
@@ -28,7 +27,7 @@ from scoring import (
 from scoring import points as card_points
 from scoring.cards import check_copies, point_cards
 from scoring.game import Game as ScoredGame
-from scoring.table import trumps_allowed
+from scoring.table import NO_TRUMP, NOT_DECLARED, parse_trump, trump_text, trumps_allowed
 
 # The friends field's answer when the called card never turned up (or the declarer played it).
 NOBODY = "nobody"
@@ -44,10 +43,6 @@ POINT_CARD_WORDS = {
 }
 # The kitty's card grid is the dispute's, with each card's points for the running total.
 KITTY_GRID = [{**card, "points": Card.parse(card["code"]).points} for card in CARD_GRID]
-
-
-def trump_answer(value: str) -> Suit | None:
-    return None if value == NO_TRUMP else Suit(value)
 
 
 class HandForm(HandResultForm):
@@ -73,9 +68,9 @@ class HandForm(HandResultForm):
     # jokers names it (no trump); anything else is refused (see `clean`).
     trump = forms.TypedChoiceField(
         label=_("Trump"),
-        choices=TRUMP_OR_NONE_CHOICES,
-        coerce=trump_answer,
-        empty_value="",
+        choices=TRUMP_CHOICES,
+        coerce=parse_trump,
+        empty_value=NOT_DECLARED,
         required=False,
         widget=forms.RadioSelect,
     )
@@ -192,7 +187,7 @@ class HandForm(HandResultForm):
         said = data.get("trump")
         try:
             bid, trump = self.table.trumps.bid_and_trump(
-                self.number, data.get("bid"), said or None, named=said != ""
+                self.number, data.get("bid"), said or None, named=said != NOT_DECLARED
             )
         except TableError:
             self.add_error("trump", _("Tap the trump suit, or No trump."))
@@ -260,8 +255,8 @@ class HandForm(HandResultForm):
     def page(self) -> dict:
         """What the hand's page shows around the fields: the game before the hand and its
         table, the fixed trump, the sides as the hand settles, the quick totals and the card
-        counter of the stepper, the kitty's card grid, the trumps each bid allows, and the
-        field that takes the focus."""
+        counter of the stepper, the kitty's card grid, the trumps each bid allows and the word
+        for no trump, and the field that takes the focus."""
         table = self.table
         totals = quick_totals(self.before.setup.rules, table.decks, table.deck_points)
         return {
@@ -274,6 +269,7 @@ class HandForm(HandResultForm):
             "more_totals": totals[QUICK_TOTALS_SHOWN:],
             "point_cards": counted_cards(table.decks),
             "bid_trumps": bid_trumps() if table.trumps.bids else {},
+            "no_trump": NO_TRUMP,
             "first_error": self.first_error(),
         }
 
@@ -299,7 +295,7 @@ class HandForm(HandResultForm):
         (Game.declared_trump): tapped, and only the bids that allow it offered."""
         if not declared:
             return None
-        return {"trump": NO_TRUMP if declared == NO_TRUMP_DECLARED else declared}
+        return {"trump": declared}
 
     @classmethod
     def for_hand(
@@ -321,8 +317,6 @@ class HandForm(HandResultForm):
         fields = hand.snapshot()
         del fields["number"]
         fields["friends"] = [str(seat) for seat in hand.friends] or [NOBODY]
-        if hand.bid:  # a game whose trump is bid
-            fields["trump"] = hand.trump or NO_TRUMP
         if fields["kitty_cards"]:
             del fields["kitty_points"]
         return fields
@@ -359,7 +353,4 @@ def counted_cards(decks: int) -> list[dict]:
 
 def bid_trumps() -> dict[str, str]:
     """For the page's script: the trumps each bid allows, as `scoring` says."""
-    return {
-        bid.value: " ".join(trump.value if trump else NO_TRUMP for trump in trumps_allowed(bid))
-        for bid in Bid
-    }
+    return {bid.value: " ".join(trump_text(trump) for trump in trumps_allowed(bid)) for bid in Bid}

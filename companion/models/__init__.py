@@ -18,7 +18,6 @@ from companion.models.evenings import (
 from companion.models.games import (
     CONFIRMERS,
     FLAG_NOTE_LENGTH,
-    NO_TRUMP_DECLARED,
     SEATED,
     ConfirmationRefused,
     Dispute,
@@ -58,7 +57,6 @@ from companion.models.ladder import (
 __all__ = [
     "CONFIRMERS",
     "FLAG_NOTE_LENGTH",
-    "NO_TRUMP_DECLARED",
     "SEATED",
     "AccountLanguage",
     "ConfirmationRefused",

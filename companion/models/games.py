@@ -22,7 +22,17 @@ from companion.models.groups import (
 )
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult, declaring_side, replay
-from scoring.table import BY_BID, MAX_PLAYERS, Table, Teams, TrumpRule
+from scoring.table import (
+    BY_BID,
+    MAX_PLAYERS,
+    NO_TRUMP,
+    NOT_DECLARED,
+    Table,
+    Teams,
+    TrumpRule,
+    parse_trump,
+    trump_text,
+)
 
 
 def trumps_by_bid() -> str:
@@ -30,10 +40,9 @@ def trumps_by_bid() -> str:
 
 
 # The trumps a table can declare for a hand: a suit, or no trump (a bid of jokers).
-NO_TRUMP_DECLARED = "NT"
 TRUMPS_DECLARED = [
     *((suit.value, suit.symbol) for suit in scoring.Suit),
-    (NO_TRUMP_DECLARED, _("No trump")),
+    (NO_TRUMP, _("No trump")),
 ]
 
 
@@ -79,8 +88,8 @@ class Game(models.Model):
     share_token = models.CharField(max_length=32, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=0)
     # The trump the table declared for hand ``trump_declared_for`` (the hand being played) in a
-    # game whose trump is bid, tapped as soon as it is known: blank when none is, "NT" for no
-    # trump. Recording that hand clears it; a hand number since gone by is ignored.
+    # game whose trump is bid, tapped as soon as it is known: NOT_DECLARED (blank) when none is,
+    # NO_TRUMP for no trump. Recording that hand clears it; a hand number since gone by is ignored.
     trump_declared = models.CharField(max_length=2, blank=True, choices=TRUMPS_DECLARED)
     trump_declared_for = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
@@ -106,7 +115,7 @@ class Game(models.Model):
                 name="first_declarer_at_the_table",
             ),
             models.CheckConstraint(
-                condition=models.Q(trump_declared__in=["", *dict(TRUMPS_DECLARED)]),
+                condition=models.Q(trump_declared__in=[NOT_DECLARED, *dict(TRUMPS_DECLARED)]),
                 name="trump_declared_known",
             ),
             # A trump is declared for a hand, and only where the trump is bid.
@@ -360,7 +369,7 @@ class Game(models.Model):
         return dispute
 
     def declare_trump(self, number: int, trump: str) -> None:
-        """Keep ``trump`` (a suit's code, or NO_TRUMP_DECLARED) as the trump the table declared
+        """Keep ``trump`` (a suit's letter, or NO_TRUMP) as the trump the table declared
         for hand ``number``, the hand being played; TrumpNotDeclarable says why not. Watching
         phones and the table screen show it at their next poll."""
         with transaction.atomic():
@@ -380,9 +389,9 @@ class Game(models.Model):
         self.refresh_from_db(fields=["trump_declared", "trump_declared_for", "version"])
 
     def declared_trump(self, number: int) -> str:
-        """The trump declared for hand ``number`` (a suit's code, or NO_TRUMP_DECLARED); blank
+        """The trump declared for hand ``number`` (a suit's letter, or NO_TRUMP); NOT_DECLARED
         if none was, or one was for another hand."""
-        return self.trump_declared if self.trump_declared_for == number else ""
+        return self.trump_declared if self.trump_declared_for == number else NOT_DECLARED
 
     def precedents(self, hands: list[Hand]) -> dict[int, list[Dispute]]:
         """The saved disputes of ``hands`` (already fetched: the game's, or a run of them in
@@ -619,7 +628,7 @@ class Hand(models.Model):
     friends = models.JSONField(default=list, blank=True)
     # Blank where the game fixes the trump and nobody bids.
     bid = models.CharField(max_length=12, choices=Bid.choices, blank=True, default=Bid.ONE)
-    trump = models.CharField(max_length=2, blank=True, help_text="S H D C, or blank: no trump")
+    trump = models.CharField(max_length=2, help_text="S H D C, or NT: no trump")
     kitty_cards = models.CharField(max_length=40, blank=True)
     kitty_points = models.PositiveSmallIntegerField()
     opponent_points = models.PositiveSmallIntegerField()
@@ -661,6 +670,9 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(declarer__lt=MAX_PLAYERS), name="declarer_at_the_table"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trump__in=list(dict(TRUMPS_DECLARED))), name="hand_trump_known"
             ),
             models.CheckConstraint(
                 condition=models.Q(confirmed_by=None) | ~models.Q(confirmed_at=None),
@@ -795,7 +807,7 @@ class Hand(models.Model):
         return HandResult(
             declarer=self.declarer,
             friends=tuple(self.friends),
-            trump=scoring.Suit(self.trump) if self.trump else None,
+            trump=parse_trump(self.trump),
             bid=scoring.Bid(self.bid) if self.bid else None,
             opponent_points=self.opponent_points,
             kitty_points=self.kitty_points,
@@ -817,7 +829,7 @@ class Hand(models.Model):
             "declarer": result.declarer,
             "friends": list(result.friends),
             "bid": result.bid.value if result.bid else "",
-            "trump": result.trump.value if result.trump else "",
+            "trump": trump_text(result.trump),
             "kitty_cards": " ".join(str(card) for card in kitty_cards),
             "kitty_points": result.kitty_points,
             "opponent_points": result.opponent_points,

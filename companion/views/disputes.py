@@ -9,10 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from companion.display import CARD_GRID
-from companion.forms.disputes import GAME_RULES, NO_TRUMP, DisputeForm
+from companion.forms.disputes import GAME_RULES, DisputeForm
 from companion.models import Dispute, Game
 from companion.views.methods import page_and_form
-from scoring import PRESETS
+from scoring import PRESETS, trump_text
 from scoring.game import Game as ScoredGame
 
 # The page's actions besides judging: "seat" lays the seats out again when the players, the
@@ -129,7 +129,7 @@ def game_initial(game: Game, scored: ScoredGame, number: int) -> dict:
         played = scored.hands[number - 1]
         initial.update(
             level=played.level.symbol,
-            trump=str(played.trump or NO_TRUMP),
+            trump=trump_text(played.trump),
             leader=played.result.declarer,
         )
         return initial
@@ -138,7 +138,7 @@ def game_initial(game: Game, scored: ScoredGame, number: int) -> dict:
         initial["level"] = state.level.symbol
     trumps = scored.table.trumps
     if not trumps.bids:
-        initial["trump"] = str(trumps.fixed(state.number) or NO_TRUMP)
+        initial["trump"] = trump_text(trumps.fixed(state.number))
     # Before a first bid anyone may start: the first seat leads until the table says.
     initial["leader"] = state.next_declarer if state.next_declarer is not None else 0
     return initial

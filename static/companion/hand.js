@@ -178,7 +178,8 @@
       const [bid, trumps] = pair.split(":");
       return [bid, trumps.split(" ")];
     }));
-    const noTrumpOnly = (bid) => (allows.get(bid) || []).join(" ") === "none";
+    const noTrump = box.dataset.noTrump;
+    const noTrumpOnly = (bid) => (allows.get(bid) || []).join(" ") === noTrump;
     const summary = document.querySelector("#bid-more > summary");
     const title = summary.textContent.trim();
     const update = () => {
@@ -197,7 +198,7 @@
     };
     form.addEventListener("change", (event) => {
       if (event.target.name === "bid" && event.target.checked && noTrumpOnly(event.target.value)) {
-        const none = form.querySelector('input[name="trump"][value="none"]');
+        const none = form.querySelector(`input[name="trump"][value="${noTrump}"]`);
         if (none && !none.checked) {
           none.checked = true;
           changed(none);

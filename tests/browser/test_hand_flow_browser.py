@@ -201,7 +201,7 @@ def test_the_trump_starts_untapped_and_a_hand_without_it_is_refused(hand_page, g
     taps[-1].click()
     phone.wait_for_url(f"**{game.get_absolute_url()}")
     assert len(taps) == 4
-    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("", "small-jokers")
+    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("NT", "small-jokers")
 
 
 def test_tapping_a_bid_of_jokers_taps_no_trump(hand_page, game):
@@ -212,11 +212,11 @@ def test_tapping_a_bid_of_jokers_taps_no_trump(hand_page, game):
     expect(phone.locator("#bid-more > summary")).to_have_text("Bid: One level card")
     phone.locator("#id_bid label", has_text="Big jokers").click()
 
-    expect(phone.locator("#id_trump input[value=none]")).to_be_checked()
+    expect(phone.locator("#id_trump input[value=NT]")).to_be_checked()
     expect(phone.locator("#id_trump input[value=S]")).not_to_be_checked()
     expect(phone.locator("#bid-more > summary")).to_have_text("Bid: Big jokers")
     phone.get_by_role("button", name="40", exact=True).click()
     phone.locator("#preview").get_by_text("Opponents 40").wait_for()
     phone.get_by_role("button", name="Save hand").click()
     phone.wait_for_url(f"**{game.get_absolute_url()}")
-    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("", "big-jokers")
+    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("NT", "big-jokers")

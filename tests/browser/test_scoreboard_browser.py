@@ -19,7 +19,7 @@ def taken(declarer: int) -> dict:
     return {
         "declarer": declarer,
         "bid": "none",
-        "trump": "",
+        "trump": "NT",
         "kitty_points": 0,
         "opponent_points": 80,
         "last_trick_winner": "declarers",

@@ -82,6 +82,7 @@ def endless_hands():
                 number=number,
                 declarer=0 if number % 2 else 1,
                 bid="none",
+                trump="NT",
                 kitty_points=0,
                 opponent_points=80,
                 last_trick_winner="declarers",

@@ -256,7 +256,7 @@ def friends_game(start_game, eight, user) -> Game:
             last_trick_format="pair",
             last_trick_cards=2,
         ),
-        entered(3, friends=[0], bid="big-jokers", trump="", opponent_points=100),
+        entered(3, friends=[0], bid="big-jokers", trump="NT", opponent_points=100),
     )
     game.edit_hand(3, {"opponent_points": 95}, version=game.version, by=user)
     trick = {**TRICK, "decks": 3, "plays": [*TRICK["plays"], ["Wei", ["3S"]], ["Yan", ["5S"]]]}

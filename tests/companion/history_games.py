@@ -150,19 +150,7 @@ def _save_hands(game: Game, results: list[HandResult], created: datetime | None)
 
 
 def hand_row(game: Game, number: int, result: HandResult) -> Hand:
-    return Hand(
-        game=game,
-        number=number,
-        declarer=result.declarer,
-        friends=list(result.friends),
-        bid=result.bid.value if result.bid else "",
-        trump=result.trump.value if result.trump else "",
-        kitty_points=result.kitty_points,
-        opponent_points=result.opponent_points,
-        last_trick_winner=result.last_trick.winner.value,
-        last_trick_format=result.last_trick.format.value,
-        last_trick_cards=result.last_trick.cards,
-    )
+    return Hand(game=game, number=number, **Hand.fields_of(result))
 
 
 def seated(cast: dict[str, Player], names: str) -> list[Player]:

@@ -266,7 +266,7 @@ def test_it_judges_a_hand_without_trump(client):
         {
             "rules": "standard",
             "level": "5",
-            "trump": "none",
+            "trump": "NT",
             "players": "4",
             "decks": "2",
             "play_0": "5S 5S SJ SJ",
@@ -375,14 +375,14 @@ def test_it_prefills_the_hand_being_played_from_the_game(member, game):
 
 def test_a_recorded_hand_prefills_its_own_level_trump_and_declarer(member, game):
     add_hand(game, 1)
-    add_hand(game, 2, declarer=2, trump="", bid="none")
+    add_hand(game, 2, declarer=2, trump="NT", bid="none")
 
     page = member.get(dispute_url(game) + "?hand=1").text
 
     assert '<option value="2" selected>' in page  # hand 1 was played at 2
     assert (checked(page, "trump"), checked(page, "leader")) == (["H"], ["0"])
     hand_2 = member.get(dispute_url(game) + "?hand=2").text
-    assert (checked(hand_2, "trump"), checked(hand_2, "leader")) == (["none"], ["2"])
+    assert (checked(hand_2, "trump"), checked(hand_2, "leader")) == (["NT"], ["2"])
     assert seat_names(hand_2) == ["Lin", "Hao", "Mei", "Jun"]
 
 
@@ -396,7 +396,7 @@ def test_a_fixed_trump_game_prefills_the_hand_s_trump(member, start_game):
     assert checked(page, "leader") == ["2"]
     no_trump = start_game(trumps=TrumpRule(no_trump=True), first_declarer=3)
     page = member.get(dispute_url(no_trump)).text
-    assert (checked(page, "trump"), checked(page, "leader")) == (["none"], ["3"])
+    assert (checked(page, "trump"), checked(page, "leader")) == (["NT"], ["3"])
 
 
 def test_a_group_s_own_table_is_among_the_rules(member, game):

@@ -263,3 +263,16 @@ def test_a_hand_written_confirmation_imports_with_its_accounts_linked(user):
     )
     assert group.games.get().version == 4
     assert exchange.export_group(forget_the_import(group)) == data
+
+
+def test_a_hand_without_trump_is_written_blank_as_every_version_wrote_it(group, start_game, user):
+    game = start_game(first_declarer=0)
+    record(game, user, entered(0, bid="small-jokers", trump="NT", opponent_points=45))
+
+    written = exchange.export_group(group)["games"][0]
+    imported = import_text(json.dumps(exchange.export_group(group)), members=[user])
+
+    assert (written["hands"][0]["trump"], written["changes"][0]["after"]["trump"]) == ("", "")
+    hand = imported.games.get().hands.get()
+    assert (hand.trump, hand.result.trump) == ("NT", None)
+    assert imported.games.get().changes.get().after["trump"] == "NT"

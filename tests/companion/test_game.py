@@ -7,6 +7,8 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from hands import held_form
 
 from companion.models import GameSummary, Hand, HandChange, Player
@@ -160,7 +162,7 @@ def test_it_adds_up_the_kitty_from_its_cards(client, game):
             "or another bid.",
         ),
         (
-            {"bid": "pair", "trump": "none"},
+            {"bid": "pair", "trump": "NT"},
             "A pair of level cards won the bid, so their suit is trump: choose the suit",
         ),
         ({"trump": ""}, "Tap the trump suit, or No trump."),
@@ -458,6 +460,7 @@ def test_pages_use_a_fixed_number_of_queries_however_long_the_game(
                 number=number,
                 declarer=0 if number % 2 else 1,
                 bid="none",
+                trump="NT",
                 kitty_points=0,
                 opponent_points=160,
                 last_trick_winner="declarers",
@@ -757,7 +760,7 @@ def test_a_game_without_trump_plays_every_hand_without_trump(client, member, sta
     assert "This hand is played without trump. Nobody bids." in new_hand_page(client, game)
     record(client, game, trump="S")
 
-    assert list(Hand.objects.values_list("trump", "bid")) == [("", "")]
+    assert list(Hand.objects.values_list("trump", "bid")) == [("NT", "")]
 
 
 def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends):
@@ -904,3 +907,22 @@ def test_the_history_speaks_the_players_words_and_names_in_every_language(
     assert [value for value in raw if re.search(rf"\b{value}\b", shown)] == []
     assert "K♠ 10♥ 3♣" in shown
     assert "Mei" in shown
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_stored_without_trump_before_the_migration_reads_no_trump_after_it(member, game):
+    record(member, game, bid="small-jokers", trump="NT")
+    executor = MigrationExecutor(connection)
+    before = [("companion", "0023_portuguese_is_brazilian")]
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    assert old.get_model("companion", "Hand").objects.get().trump == ""
+    assert old.get_model("companion", "HandChange").objects.get().after["trump"] == ""
+
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    hand = Hand.objects.get()
+    assert (hand.trump, hand.result.trump, hand.bid) == ("NT", None, "small-jokers")
+    assert HandChange.objects.get().after["trump"] == "NT"
+    assert "No trump" in scoreboard(member, game)

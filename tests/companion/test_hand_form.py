@@ -61,12 +61,12 @@ def test_it_refuses_a_bid_that_contradicts_the_trump_in_the_players_words(client
     assert not Hand.objects.exists()
 
 
-@pytest.mark.parametrize(("trump", "bid"), [("H", "one"), ("none", "small-jokers")])
+@pytest.mark.parametrize(("trump", "bid"), [("H", "one"), ("NT", "small-jokers")])
 def test_without_a_bid_the_hand_has_the_weakest_its_trump_allows(client, game, trump, bid):
     post(client, game, trump=trump)
 
     stored = Hand.objects.get()
-    assert (stored.trump or "none", stored.bid) == (trump, bid)
+    assert (stored.trump, stored.bid) == (trump, bid)
 
 
 def test_a_hand_without_its_trump_is_refused_in_words(client, game):
@@ -80,26 +80,25 @@ def test_a_hand_without_its_trump_is_refused_in_words(client, game):
 def test_a_bid_of_jokers_names_no_trump_by_itself(client, game, bid):
     post(client, game, trump="", bid=bid)
 
-    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("", bid)
+    assert (Hand.objects.get().trump, Hand.objects.get().bid) == ("NT", bid)
 
 
 def test_the_trump_starts_untapped_and_a_correction_shows_no_trump_tapped(client, game):
     url = f"/groups/{game.group_id}/games/{game.pk}/hands/"
     page = client.get(url + "new/").text
-    post(client, game, trump="none")
+    post(client, game, trump="NT")
     correction = client.get(url + "1/").text
 
     tapped = r'name="trump"[^>]*value="(\w+)"[^>]*checked'
     assert re.findall(tapped, page) == []
-    assert re.findall(tapped, correction) == ["none"]
+    assert re.findall(tapped, correction) == ["NT"]
 
 
 def test_the_form_tells_its_script_which_trumps_each_bid_allows(client, game):
     page = client.get(f"/groups/{game.group_id}/games/{game.pk}/hands/new/").text
 
     assert (
-        'data-bid-trumps="one:S H D C;pair:S H D C;small-jokers:none;big-jokers:none;'
-        'none:S H D C none;"'
+        'data-bid-trumps="one:S H D C;pair:S H D C;small-jokers:NT;big-jokers:NT;none:S H D C NT;"'
     ) in page
 
 

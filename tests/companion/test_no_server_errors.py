@@ -408,7 +408,7 @@ def values_for(field: str) -> st.SearchStrategy[str]:
         "rules": ["standard", "kawu", "open-ladder", "simplified", "game", "table-1"],
         "hand": ["1", "2", "3", "4", "5"],
         "hand_number": ["1", "2", "3", "4", "5"],
-        "trump": ["S", "H", "D", "C", "none"],
+        "trump": ["S", "H", "D", "C", "NT"],
         "leader": ["0", "1", "2", "3"],
         "players": ["4", "5", "6", "8"],
         "decks": ["2", "3", "4", ""],

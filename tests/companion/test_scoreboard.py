@@ -26,7 +26,7 @@ def held(number: int, declarer: int, climbs: bool) -> dict:
     return {
         "declarer": declarer,
         "bid": "none",
-        "trump": "",
+        "trump": "NT",
         "kitty_points": 0,
         "opponent_points": 45 if climbs else 80,
         "last_trick_winner": "declarers",

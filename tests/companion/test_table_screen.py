@@ -142,9 +142,9 @@ def test_a_declared_no_trump_is_tapped_as_no_trump(client, member, start_game):
     declare(member, game, "NT")
 
     assert glyphs(client, game) == {"level": "2", "trump": "NT"}
-    assert checked_trump(new_hand_page(member, game)) == ["none"]
+    assert checked_trump(new_hand_page(member, game)) == ["NT"]
     # Saved with nothing else tapped, the hand had the weakest bid that allows no trump.
-    record(member, game, trump="none")
+    record(member, game, trump="NT")
     assert game.hands.get().bid == "small-jokers"
 
 

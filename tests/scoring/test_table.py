@@ -11,7 +11,10 @@ import pytest
 from scoring.cards import Suit
 from scoring.errors import ScoringError
 from scoring.table import (
+    ALWAYS_NO_TRUMP,
     BY_BID,
+    NO_TRUMP,
+    NOT_DECLARED,
     Bid,
     Table,
     TableError,
@@ -21,6 +24,8 @@ from scoring.table import (
     deal,
     default_called,
     default_decks,
+    parse_trump,
+    trump_text,
     weakest_bid,
 )
 
@@ -458,3 +463,25 @@ def test_the_weakest_bid_allows_the_trump_and_no_weaker_bid_does(trump: Suit | N
     for weaker in order[: order.index(weakest)]:
         with pytest.raises(TableError):
             check_bid(weaker, trump)
+
+
+@pytest.mark.parametrize(
+    ("trump", "text"),
+    [(Suit.SPADES, "S"), (Suit.HEARTS, "H"), (Suit.DIAMONDS, "D"), (Suit.CLUBS, "C"), (None, "NT")],
+)
+def test_a_hands_trump_is_one_word_read_back_as_written(trump, text):
+    assert trump_text(trump) == text
+    assert parse_trump(text) is trump
+    assert parse_trump(text.lower()) is trump
+
+
+@pytest.mark.parametrize("text", [NOT_DECLARED, "none", "no-trump", "X"])
+def test_only_nt_is_no_trump(text):
+    with pytest.raises(TableError) as error:
+        parse_trump(text)
+    assert str(error.value) == f"unknown trump {text!r}: a suit (S, H, D, C) or NT"
+
+
+def test_no_trump_not_declared_nobody_bid_and_a_game_without_trump_are_spelt_apart():
+    spellings = [NO_TRUMP, NOT_DECLARED, Bid.NONE.value, ALWAYS_NO_TRUMP.to_json()]
+    assert spellings == ["NT", "", "none", "no-trump"]

@@ -39,7 +39,16 @@ from scoring import PRESETS, Format, LastTrick, Rank, Rules, Side, points, rules
 from scoring.cards import Card, Suit, full_pack
 from scoring.game import Game as ScoredGame
 from scoring.game import GameSetup, HandResult
-from scoring.table import BY_BID, Bid, Table, TableError, Teams, TrumpRule, default_decks
+from scoring.table import (
+    BY_BID,
+    NO_TRUMP,
+    Bid,
+    Table,
+    TableError,
+    Teams,
+    TrumpRule,
+    default_decks,
+)
 
 NAMES = (
     "Mei", "Jun", "Lin", "Hao", "Yan", "Bo", "Xiu", "Tao",
@@ -466,7 +475,7 @@ def _entries(rng: random.Random, table: Table, hand: dict, number: int, moment: 
     entries.append(_entry(number, "recorded", None, snapshot, moment))
     if table.trumps.bids and rng.random() < 0.03:
         later = moment + timedelta(minutes=rng.randint(1, 30))
-        if snapshot["trump"]:
+        if snapshot["trump"] != NO_TRUMP:
             others = [suit.value for suit in Suit if suit.value != snapshot["trump"]]
             before = dict(snapshot, trump=rng.choice(others))
         else:
