@@ -250,16 +250,18 @@ def _save(
     try:
         if editing:
             # The hands after it are played on from the form's game, and the old ones from
-            # before it, for what the correction changed: no hand twice in a game.
+            # before it, for what the correction changed: no hand twice in a game. The old ones
+            # first: the save changes the hand in ``hands``.
             after = form.scored.then(later.result for later in hands[number:])
+            old = form.before.then(was.result for was in hands[number - 1 :])
             hand = game.edit_hand(
                 number,
                 form.hand_fields(),
                 version=_version(request),
                 by=request.user,
+                hands=hands,
                 played=after,
             )
-            old = form.before.then(was.result for was in hands[number - 1 :])
             messages.success(request, correction_message(old, after, number))
         else:
             hand = game.record_hand(
@@ -267,6 +269,7 @@ def _save(
                 version=_version(request),
                 request_key=_request_key(request),
                 by=request.user,
+                hands=hands,
                 played=form.scored,
             )
     except SavedDifferently as error:
