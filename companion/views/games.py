@@ -22,6 +22,7 @@ from companion.scoreboard import (
     changes_since,
     correction_message,
     earlier_board,
+    keep_board,
     latest_board,
     nothing_new,
     refused_delete,
@@ -246,7 +247,7 @@ def _save(
 ) -> HttpResponse | None:
     """Store the valid ``form``'s hand, new or (``editing``) a correction, from the game the
     form replayed: where to go next, or None once the form says why it was refused."""
-    number = form.number
+    number, seen = form.number, game.version
     try:
         if editing:
             # The hands after it are played on from the form's game, and the old ones from
@@ -263,6 +264,7 @@ def _save(
                 played=after,
             )
             messages.success(request, correction_message(old, after, number))
+            made = (hands, after, number)
         else:
             hand = game.record_hand(
                 form.hand_fields(),
@@ -272,6 +274,7 @@ def _save(
                 hands=hands,
                 played=form.scored,
             )
+            made = ([*hands, hand], form.scored, hand.number)
     except SavedDifferently as error:
         messages.warning(
             request,
@@ -287,6 +290,10 @@ def _save(
     except GameError as error:
         form.add_error(None, refused_edit(error, number, len(hands)))
         return None
+    if game.version == seen + 1:
+        # The save made the next version from the game the form replayed, nothing else came
+        # between: the page that follows is drawn from that replay.
+        keep_board(game, *made)
     return _stored(request, game, hand)
 
 
