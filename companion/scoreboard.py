@@ -48,10 +48,11 @@ HANDS_SHOWN = 12
 CHANGES_SENT = 40
 
 
-def board(game: Game, hands: list[Hand]) -> dict:
+def board(game: Game, hands: list[Hand], scored: ScoredGame | None = None) -> dict:
     """The scoreboard with ``hands`` as its rows: the game's hands from some number to its last,
-    in order (its latest, or those a watching phone lacks)."""
-    scored = settled(game, hands)
+    in order (its latest, or those a watching phone lacks); ``scored``, those hands as `scoring`
+    settled them where the caller has them, else they are settled here."""
+    scored = scored or settled(game, hands)
     state, table = scored.state, scored.table
     players = table.players
     ladder = [
@@ -96,18 +97,60 @@ def latest_board(game: Game) -> dict:
     of the page: it is kept per version (a new version is a new key, so it is never stale; the
     share token, unlike the id, is never reused), made without the request, so that no viewer's
     token or controls are in it. What depends on who looks (the hands' confirmations, the
-    scorekeeper's links and undo form) the page renders around it."""
-    confirmations = game.group.hands_need_confirmation
-    key = f"{game.share_token}:{game.version}:{confirmations}:{get_language()}"
-    scoreboards = caches["scoreboards"]
-    kept = scoreboards.get(key)
+    scorekeeper's links and undo form) the page renders around it.
+
+    Each process keeps the boards it made or found in its memory (a GET writes nothing shared);
+    one it lacks may have been kept by the save that made the version (`keep_board`), where
+    every process finds it."""
+    kept = _kept(game, game.version)
     if kept is not None:
         return kept | {"rows": confirming(game, kept["rows"])}
     prefetch_related_objects([game], SEATED)
     hands = _latest(game)
-    made = board(game, hands)
+    kept = _made(game, hands, board(game, hands))
+    caches["scoreboards"].set(_board_key(game, game.version), kept)
+    return kept | {"rows": confirming(game, kept["rows"], hands)}
+
+
+def keep_board(game: Game, hands: list[Hand], played: ScoredGame, changed: int) -> None:
+    """Make the board of the version a save just made from what the save holds: the game's
+    ``hands`` and ``played``, the game as the save replayed them (nothing is read again or
+    settled twice), and keep it where the page that follows the save finds it, in whichever
+    process serves it. The rows before hand ``changed``, the first the save changed, are the
+    board's before the save where it is kept: only what changed is rendered."""
+    latest = hands[-HANDS_SHOWN:]
+    first = latest[0].number if latest else 1
+    scored = ScoredGame(played.setup, played.hands[first - 1 :])
+    before = _kept(game, game.version - 1) or {"rows": []}
+    unchanged = {row["number"]: row for row in before["rows"] if row["number"] < changed}
+    kept = _made(game, latest, board(game, latest, scored), unchanged)
+    key = _board_key(game, game.version)
+    caches["scoreboards"].set(key, kept)
+    caches["boards"].set(key, kept)
+
+
+def _kept(game: Game, version: int) -> dict | None:
+    """The board of the game at ``version`` if it is kept: in this process's memory, else where
+    every process finds the board a save made (then in this process's memory too)."""
+    key = _board_key(game, version)
+    kept = caches["scoreboards"].get(key)
+    if kept is None:
+        kept = caches["boards"].get(key)
+        if kept is not None:
+            caches["scoreboards"].set(key, kept)
+    return kept
+
+
+def _board_key(game: Game, version: int) -> str:
+    confirmations = game.group.hands_need_confirmation
+    return f"{game.share_token}:{version}:{confirmations}:{get_language()}"
+
+
+def _made(game: Game, hands: list[Hand], made: dict, unchanged: dict | None = None) -> dict:
+    """The board ``made`` of ``hands`` as it is kept: its HTML, and what the page asks of it.
+    ``unchanged``: rows already rendered, by hand number, that are used as they are."""
     context = made | {"game": game}
-    kept = {
+    return {
         "rules": made["scored"].setup.rules.name,
         "count": made["count"],
         "game_over": made["state"].game_over,
@@ -119,10 +162,8 @@ def latest_board(game: Game) -> dict:
             part: render_to_string(f"companion/game.html#{part}", context)
             for part in ("description", "won", "standings", "ladders")
         },
-        "rows": rendered_rows(game, made["rows"]),
+        "rows": rendered_rows(game, made["rows"], unchanged),
     }
-    scoreboards.set(key, kept)
-    return kept | {"rows": confirming(game, kept["rows"], hands)}
 
 
 def earlier_board(game: Game, before: int) -> dict:
@@ -134,13 +175,18 @@ def earlier_board(game: Game, before: int) -> dict:
     return earlier_rows(game, hands)
 
 
-def rendered_rows(game: Game, rows: list[dict]) -> list[dict]:
+def rendered_rows(game: Game, rows: list[dict], unchanged: dict | None = None) -> list[dict]:
     """The rows' HTML, made without the request (see `latest_board`): whole, as a watcher and
     as a scorekeeper see it, and in parts around what the page renders for its viewer (a
-    confirmation, the swap of a poll)."""
+    confirmation, the swap of a poll). A row in ``unchanged`` (by hand number) is used as it
+    is."""
+    unchanged = unchanged or {}
     made = []
     for row in rows:
         hand = row["hand"]
+        if hand.number in unchanged:
+            made.append(unchanged[hand.number])
+            continue
         context = {"game": game, "row": row}
         parts = {
             "number": hand.number,

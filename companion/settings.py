@@ -6,6 +6,7 @@ cookies are secure and plain HTTP is redirected to HTTPS."""
 from __future__ import annotations
 
 import os
+import tempfile
 from ipaddress import ip_network
 from pathlib import Path
 
@@ -207,6 +208,19 @@ CACHES["scoreboards"] = {
     "TIMEOUT": None,
     "OPTIONS": {"MAX_ENTRIES": 500},
 }
+# The scoreboard a save made (companion/scoreboard.py keep_board), for the page that follows the
+# save in whichever process serves it: Redis where there is one, else files that every process
+# on this machine reads (a lookup in the database's cache table would cost every page a query).
+# Its key names the version too; a board not found is made again.
+CACHES["boards"] = (
+    CACHES["default"]
+    if CACHE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": Path(tempfile.gettempdir()) / "tractor-companion-boards",
+        "TIMEOUT": 300,
+    }
+)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

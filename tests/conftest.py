@@ -1,4 +1,5 @@
-"""Shared fixtures: a fast password hasher, and a phone-sized headless Chromium."""
+"""Shared fixtures: a fast password hasher, a folder of its own for the boards saves keep, and a
+phone-sized headless Chromium."""
 
 from __future__ import annotations
 
@@ -34,6 +35,22 @@ def quick_passwords() -> Iterator[None]:
     from django.test import override_settings
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def boards_of_this_run(tmp_path_factory) -> Iterator[None]:
+    """The boards saves keep for the pages that follow them (companion.scoreboard.keep_board)
+    go to files of this test process's own: no other run's or worker's, nor their culling."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    boards = settings.CACHES["boards"]
+    if not boards["BACKEND"].endswith(".FileBasedCache"):  # Redis: keys name their games
+        yield
+        return
+    folder = tmp_path_factory.mktemp("boards")
+    with override_settings(CACHES=settings.CACHES | {"boards": boards | {"LOCATION": folder}}):
         yield
 
 

@@ -264,24 +264,30 @@ class Game(models.Model):
         version: int,
         request_key: str,
         by,
+        hands: list[Hand] | None = None,
         played: ScoredGame | None = None,
     ) -> Hand:
         """Add the next hand. A retried request (same ``request_key``) returns the hand it
         already saved, or raises SavedDifferently if that hand differs from this one; a save
         made against an older ``version`` raises StaleGame, one for a game its evening ended
-        GameEnded. ``played`` is the game with this hand as its last, as the caller replayed it
-        from the hands of ``version`` (the hand form's): it is neither replayed again nor read,
-        else it is replayed here."""
+        GameEnded. ``hands`` are the game's hands as the caller read them at this object's
+        version (`hands_and_version`) and ``played`` the game with this hand as its last,
+        replayed from them (the hand form's): while the locked game is still at that version
+        they are neither read nor replayed again."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = self._locked()
+            held = hands is not None and game.version == self.version
+            if not held:
+                hands, played = list(game.hands.all()), None
             if request_key:
-                saved = game.hands.filter(request_key=request_key).first()
+                saved = next((hand for hand in hands if hand.request_key == request_key), None)
                 if saved is not None:
                     if any(getattr(saved, name) != value for name, value in fields.items()):
                         raise SavedDifferently(saved)
                     return saved
             game._check_version(version)
-            hands = list(game.hands.all())
+            # The locked game's table, read with it: an evening ended since the page was read
+            # raised the version, but not the table the caller holds.
             evenings.refuse_hand(game, len(hands))
             hand = Hand(
                 game=game,
@@ -298,19 +304,28 @@ class Game(models.Model):
             game._changed(
                 hand.number, HandChange.Action.RECORDED, None, hand.snapshot(), by, played=played
             )
-        self.version = game.version
+        self._caught_up(game)
         return hand
 
     def edit_hand(
-        self, number: int, fields: dict, *, version: int, by, played: ScoredGame | None = None
+        self,
+        number: int,
+        fields: dict,
+        *,
+        version: int,
+        by,
+        hands: list[Hand] | None = None,
+        played: ScoredGame | None = None,
     ) -> Hand:
-        """Change a past hand; every later hand is settled again from it. ``played`` is the
-        game after the change, as the caller replayed it from the hands of ``version``; without
-        it, the game is replayed here."""
+        """Change a past hand; every later hand is settled again from it. ``hands`` and
+        ``played`` as for :meth:`record_hand`: the game's hands the caller read at this
+        object's version (the edited one among them is changed), and the game after the
+        change replayed from them; else they are read and replayed here."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = self._locked()
             game._check_version(version)
-            hands = list(game.hands.all())
+            if hands is None or game.version != self.version:
+                hands, played = list(game.hands.all()), None
             hand = hands[number - 1]
             before = hand.snapshot()
             for name, value in fields.items():
@@ -326,7 +341,7 @@ class Game(models.Model):
             game._changed(
                 number, HandChange.Action.EDITED, before, hand.snapshot(), by, played=played
             )
-        self.version = game.version
+        self._caught_up(game)
         return hand
 
     def delete_hand(self, number: int, *, version: int, by) -> None:
@@ -487,6 +502,27 @@ class Game(models.Model):
         hand = game.hands.select_related(*CONFIRMERS).get(number=number)
         return game, hand
 
+    def _locked(self) -> Game:
+        """The game read again and locked against other changes until the transaction ends,
+        with its club night's table (which says whether the evening ended it). What a change
+        to its hands leaves as it was comes as this object holds it, if it does: the group
+        (whether a hand needs a confirmation) and the seats (the ladder names their players)."""
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("evening_table__round__evening")
+            .get(pk=self.pk)
+        )
+        if Game.group.is_cached(self):
+            game.group = self.group
+        if "seated" in vars(self):
+            game.seated = self.seated
+        return game
+
+    def _caught_up(self, game: Game) -> None:
+        """This object at the version ``game``, the locked copy, made."""
+        self.version = game.version
+        self.trump_declared, self.trump_declared_for = game.trump_declared, game.trump_declared_for
+
     def _check_version(self, version: int) -> None:
         if version != self.version:
             raise StaleGame(self)
@@ -504,12 +540,14 @@ class Game(models.Model):
         """Keep the change in the history and bring the ladder up to date: from ``played``,
         the game as the change's own check replayed it, where there is one. A recorded hand
         takes the trump declared for it along."""
+        # The game is locked: the next version is known without reading it back.
+        self.version += 1
         declared = {"trump_declared": "", "trump_declared_for": None}
-        Game.objects.filter(pk=self.pk).update(
-            version=models.F("version") + 1,
-            **(declared if action == HandChange.Action.RECORDED else {}),
-        )
-        self.refresh_from_db(fields=["version", *declared])
+        if action != HandChange.Action.RECORDED:
+            declared = {}
+        Game.objects.filter(pk=self.pk).update(version=self.version, **declared)
+        for name, value in declared.items():
+            setattr(self, name, value)
         HandChange.objects.create(
             game=self,
             hand_number=number,

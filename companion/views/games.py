@@ -4,14 +4,21 @@ the hand form's."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
@@ -22,6 +29,7 @@ from companion.scoreboard import (
     changes_since,
     correction_message,
     earlier_board,
+    keep_board,
     latest_board,
     nothing_new,
     refused_delete,
@@ -71,18 +79,75 @@ def scoreboard(request: HttpRequest, game: Game, *, can_edit: bool) -> HttpRespo
         latest = latest_board(game)
         context |= {part: latest[part] for part in ("rules", "description")}
         return render(request, template, context)
-    latest = latest_board(game)
     if request.htmx and "since" in request.GET:
-        shown_from = _hand_number(request.GET.get("from")) or 1
-        news = changes_since(game, latest, request.GET["since"], shown_from)
-        if news is not None:
-            return render(request, template + "#changes", context | latest | news)
+        since, shown_from = request.GET["since"], _hand_number(request.GET.get("from")) or 1
+
+        def news(latest: dict) -> dict | None:
+            return changes_since(game, latest, since, shown_from)
+
+        answer = kept_answer(request, context, "changes", news, since, shown_from)
+        if answer is not None:
+            return HttpResponse(answer["section"])
         # The phone's version is unknown, too old, or past a precedent: the whole scoreboard.
-        response = render(request, template + "#scoreboard", context | latest)
+        response = HttpResponse(scoreboard_section(request, context)["section"])
         return reswap(retarget(response, "#scoreboard"), "outerHTML")
+    section = scoreboard_section(request, context)
     if request.htmx:
-        template += "#scoreboard"
-    return render(request, template, context | latest)
+        return HttpResponse(section["section"])
+    return render(request, template, context | section)
+
+
+def scoreboard_section(request: HttpRequest, context: dict) -> dict:
+    """The game page's scoreboard section (``section``), with what the rest of the page needs:
+    the rules' name and the request's CSRF token (never None: it adds nothing to the board)."""
+    return kept_answer(request, context, "scoreboard", lambda latest: {})
+
+
+# What a kept answer holds in place of the CSRF token each request is given: made afresh by
+# each process, whose memory keeps the answers, so that no text on a page can be it.
+CSRF_STAND_IN = secrets.token_hex(16)
+
+
+def kept_answer(request: HttpRequest, context: dict, part: str, make, *asked) -> dict | None:
+    """Partial ``part`` of the game page, from its latest board and what ``make(latest)``
+    adds to it (None: nothing to answer), as ``section``, with the rules' name and the
+    request's CSRF token. Without a hand's confirmation (which depends on who looks) it is the
+    same for every viewer of one kind, scorekeeper or watcher, asking the same (``asked``) of
+    a game version in a language at an address: it is kept in the process's memory with a
+    stand-in for its forms' CSRF token, which each request's own replaces, and costs next to
+    nothing until the game changes."""
+    template = f"companion/game.html#{part}"
+    game = context["game"]
+    token = get_token(request)
+    # The group's name heads the section, and renaming the group leaves the game's version.
+    seen_as = [
+        part,
+        *asked,
+        get_language(),
+        context["can_edit"],
+        request.build_absolute_uri("/"),
+        game.group.name,
+    ]
+    digest = hashlib.sha256(repr(seen_as).encode()).hexdigest()
+    key = f"answer:{game.share_token}:{game.version}:{digest}"
+    answers = caches["scoreboards"]
+    confirmations = game.group.hands_need_confirmation
+    kept = None if confirmations else answers.get(key)
+    if kept is None:
+        latest = latest_board(game)
+        made = make(latest)
+        if made is None:
+            return None
+        everything = context | latest | made
+        rows = [*latest["rows"], *made.get("changed", ()), *made.get("added", ())]
+        if confirmations or any(row["confirms"] for row in rows):
+            html = render_to_string(template, everything, request)
+            return {"section": html, "rules": latest["rules"], "csrf_token": token}
+        stood_in = everything | {"csrf_token": CSRF_STAND_IN}
+        kept = {"html": render_to_string(template, stood_in, request), "rules": latest["rules"]}
+        answers.set(key, kept)
+    section = mark_safe(kept["html"].replace(CSRF_STAND_IN, token))
+    return {"section": section, "rules": kept["rules"], "csrf_token": token}
 
 
 def _hand_number(value: str | None) -> int | None:
@@ -263,29 +328,34 @@ def _save(
 ) -> HttpResponse | None:
     """Store the valid ``form``'s hand, new or (``editing``) a correction, from the game the
     form replayed: where to go next, or None once the form says why it was refused."""
-    number = form.number
+    number, seen = form.number, game.version
     try:
         if editing:
             # The hands after it are played on from the form's game, and the old ones from
-            # before it, for what the correction changed: no hand twice in a game.
+            # before it, for what the correction changed: no hand twice in a game. The old ones
+            # first: the save changes the hand in ``hands``.
             after = form.scored.then(later.result for later in hands[number:])
+            old = form.before.then(was.result for was in hands[number - 1 :])
             hand = game.edit_hand(
                 number,
                 form.hand_fields(),
                 version=_version(request),
                 by=request.user,
+                hands=hands,
                 played=after,
             )
-            old = form.before.then(was.result for was in hands[number - 1 :])
             messages.success(request, correction_message(old, after, number))
+            made = (hands, after, number)
         else:
             hand = game.record_hand(
                 form.hand_fields(),
                 version=_version(request),
                 request_key=_request_key(request),
                 by=request.user,
+                hands=hands,
                 played=form.scored,
             )
+            made = ([*hands, hand], form.scored, hand.number)
     except SavedDifferently as error:
         messages.warning(
             request,
@@ -301,6 +371,10 @@ def _save(
     except GameError as error:
         form.add_error(None, refused_edit(error, number, len(hands)))
         return None
+    if game.version == seen + 1:
+        # The save made the next version from the game the form replayed, nothing else came
+        # between: the page that follows is drawn from that replay.
+        keep_board(game, *made)
     return _stored(request, game, hand)
 
 

@@ -1,13 +1,15 @@
 """What a save costs in settled hands: saving one hand replays the game once, however long it
-is, and a correction replays no more than its message needs."""
+is, and a correction replays no more than its message needs; the page that follows a save is
+drawn from the save's replay, in whichever process serves it."""
 
 from __future__ import annotations
 
 import pytest
-from hands import held_form
+from django.core.cache import caches
+from hands import HELD_FIELDS, held_form
 
 import scoring.game
-from companion.models import GameSummary, Hand
+from companion.models import Game, GameSummary, Hand
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +84,57 @@ def test_it_replays_a_correction_no_more_than_its_message_needs(
     # Corrected while the group asks, hand 10 waits for its confirmation: the game counts
     # up to it.
     assert GameSummary.objects.get(game=game).hand_count == (9 if asking else COUNT)
+
+
+def test_the_page_after_a_save_is_drawn_from_the_saves_replay(
+    client, game, settled, django_assert_num_queries
+):
+    client.get(game.get_absolute_url())  # the scoreboard the scorekeeper saw before the save
+    settled.clear()
+
+    # The game read with its seats, hands and version; locked; the hand, the precedents it
+    # takes, the version, the history, the ladder's summary and rows; the board's precedents
+    # (and the member's session and account, the savepoints).
+    with django_assert_num_queries(24):
+        response = post(client, game, "new")
+    # The member's session and account, and the game: the board is the save's.
+    with django_assert_num_queries(3):
+        page = client.get(response["Location"]).text
+
+    assert response.status_code == 302
+    assert len(settled) == COUNT + 1  # nothing settled twice, nor for the page
+    assert "#31 · " in page
+    assert "Undo hand 31?" in page
+
+
+def test_another_process_finds_the_board_the_save_kept(
+    client, game, settled, django_assert_num_queries
+):
+    response = post(client, game, "new")
+    caches["scoreboards"].clear()  # as in another process, which has seen none
+
+    # The member's session and account, and the game: the board is the one the save kept.
+    with django_assert_num_queries(3):
+        page = client.get(response["Location"]).text
+
+    assert len(settled) == COUNT + 1
+    assert "#31 · " in page
+
+
+def test_a_replay_of_a_version_changed_since_is_not_reused(client, game, user, settled):
+    hands = game.hands_and_version()
+    played = game.scored([*hands, Hand(number=COUNT + 1, **HELD_FIELDS)])
+    # Meanwhile another phone records hand 31: Mei's side held, so she declares hand 32 too.
+    Game.objects.get(pk=game.pk).record_hand(
+        HELD_FIELDS, version=game.version, request_key="", by=user
+    )
+    settled.clear()
+
+    hand = game.record_hand(
+        HELD_FIELDS, version=game.version + 1, request_key="", by=user, hands=hands, played=played
+    )
+
+    assert hand.number == COUNT + 2
+    assert len(settled) == COUNT + 2  # replayed from the hands as they are now
+    assert GameSummary.objects.get(game=game).hand_count == COUNT + 2
+    assert "#32 · " in client.get(game.get_absolute_url()).text

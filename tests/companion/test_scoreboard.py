@@ -8,9 +8,10 @@ import re
 import pytest
 from django.core.cache import caches
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from companion.models import Game, GameSummary, Hand
+from companion.models import Game, GameSummary, Group, Hand
 from companion.scoreboard import HANDS_SHOWN
 from scoring import Rank
 from scoring.cli import judge_request
@@ -182,6 +183,37 @@ def test_the_next_viewer_of_a_version_gets_the_board_made_for_the_first(
     assert "Edit" not in watched
     assert "Undo" not in watched
     assert re.findall(r'<form[^>]* action="([^"]*)"', watched) == ["/i18n/setlang/"]
+
+
+def test_a_page_seen_again_gives_its_forms_a_csrf_token_of_its_own(user, long_game):
+    phone = Client(enforce_csrf_checks=True)
+    phone.force_login(user)
+    url = long_game.get_absolute_url()
+    first, again = (phone.get(url).text for _ in range(2))
+
+    tokens = [
+        set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page))
+        for page in (first, again)
+    ]
+    # One token for every form of a page, masked afresh for each.
+    assert [len(found) for found in tokens] == [1, 1]
+    assert tokens[0] != tokens[1]
+    # The page seen again, its scoreboard kept, takes the table's tap on a trump.
+    tapped = phone.post(
+        f"/groups/{long_game.group_id}/games/{long_game.pk}/trump/",
+        {"hand": "21", "trump": "S", "csrfmiddlewaretoken": tokens[1].pop()},
+    )
+    assert tapped.status_code == 302
+    long_game.refresh_from_db()
+    assert long_game.declared_trump(21) == "S"
+
+
+def test_a_renamed_group_heads_its_game_page_at_once(client, member, group, long_game):
+    client.get(long_game.get_absolute_url())
+
+    Group.objects.filter(pk=group.pk).update(name="Friday Tractor")
+
+    assert "Friday Tractor" in client.get(long_game.get_absolute_url()).text
 
 
 def test_a_change_makes_the_board_again(client, long_game, user):
