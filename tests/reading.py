@@ -6,9 +6,10 @@ is read of it:
 - its text nodes and an image's ``alt``, character references unescaped, runs of white space
   folded to single spaces; a button, a link or an image named by ``aria-label`` (or
   ``aria-labelledby``) is read as that name alone;
-- not scripts, styles, templates or ``<noscript>`` (the browsers the app serves run scripts),
-  nor anything ``hidden`` or ``aria-hidden="true"``: neither a screen reader nor the eye meets
-  them;
+- the page as it is served, before its scripts run: not scripts, styles or templates, nor
+  anything ``hidden`` (a script may show it later) or ``aria-hidden="true"`` (a screen reader
+  skips it); a ``<noscript>`` is read, as a browser without scripts shows it (every form of
+  the app works without them);
 - text that is only for screen readers (``visually-hidden``) is read, as a screen reader says
   it: "Kitty 8 of 8 cards", not "Kitty";
 - inline elements (a span, a link, a label…) run on in their sentence, as the eye reads them
@@ -33,7 +34,7 @@ __all__ = ["Element", "elements", "names", "parse", "rows", "shown_words", "text
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
 VOID |= {"track", "wbr"}
-UNREAD = {"script", "style", "template", "noscript"}
+UNREAD = {"script", "style", "template"}
 INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd"}
 INLINE |= {"label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time"}
 INLINE |= {"u", "var"}

@@ -35,14 +35,14 @@ PAGE = """<!doctype html><html lang="en"><head><title>Mei's game</title>
 def test_it_reads_a_page_as_a_screen_reader_says_it():
     assert text(PAGE) == (
         "Mei's game Home Groups Mei & Lin In the 5–35 band, the declarers climb 1 level. "
-        "Kitty 8 of 8 cards Hands Hand 2 Hand 1 Remove Jun Save hand Player Level Mei 5 "
+        "Show Kitty 8 of 8 cards Hands Hand 2 Hand 1 Remove Jun Save hand Player Level Mei 5 "
         "Tractor Companion"
     )
 
 
 MAIN = (
-    "Mei & Lin In the 5–35 band, the declarers climb 1 level. Kitty 8 of 8 cards Hands Hand 2 "
-    "Hand 1 Remove Jun Save hand Player Level Mei 5"
+    "Mei & Lin In the 5–35 band, the declarers climb 1 level. Show Kitty 8 of 8 cards Hands "
+    "Hand 2 Hand 1 Remove Jun Save hand Player Level Mei 5"
 )
 
 
@@ -71,7 +71,7 @@ def test_it_refuses_a_part_the_page_does_not_have_or_has_twice():
 
 
 def test_it_lists_what_the_player_taps_by_its_name():
-    assert names(PAGE, "button") == ["Remove Jun", "Save hand", "Undo"]
+    assert names(PAGE, "button") == ["Show", "Remove Jun", "Save hand", "Undo"]
     assert names(PAGE, "link") == ["Home", "Groups"]
     assert texts(PAGE, "li.hand-row") == ["Hand 2", "Hand 1"]
     assert texts(PAGE, "#kept") == []
