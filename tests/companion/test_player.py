@@ -31,6 +31,7 @@ from history_games import VARIANTS, make_games, save_game, seated
 from companion.models import Group, Player
 from companion.ratings import MODEL
 from scoring.table import Teams
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -83,17 +84,12 @@ def friendly(group, cast):
 
 
 def page_of(member, group, player) -> str:
-    return text(member.get(f"/groups/{group.pk}/players/{player.pk}/"))
-
-
-def text(response) -> str:
-    return " ".join(response.text.split())
+    return member.get(f"/groups/{group.pk}/players/{player.pk}/").text
 
 
 def stat(page: str, element_id: str) -> str:
     """The text of the element with this id (a number or a rate)."""
-    start = page.index(f'id="{element_id}">') + len(f'id="{element_id}">')
-    return page[start : page.index("<", start)].strip()
+    return text(page, f"#{element_id}")
 
 
 def test_it_shows_meis_games_and_win_rate(member, group, cast, games):
