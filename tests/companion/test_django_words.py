@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import re
-from html import unescape
 from pathlib import Path
 
 import django
@@ -16,15 +15,13 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.formats import date_format
 
+from tests.reading import text
+
 pytestmark = pytest.mark.django_db
 
 DJANGO = Path(django.__file__).parent
 OURS = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.po"
 SHORT_PASSWORD = {"username": "yan", "email": "", "password1": "abc", "password2": "abc"}
-
-
-def text(response) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
 
 
 def refused_signup(client, language: str) -> str:

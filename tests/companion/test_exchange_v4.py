@@ -24,6 +24,7 @@ from exchange_documents import (
 
 from companion import exchange
 from companion.models import Group, GroupChange, Membership
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,7 @@ STEERED_LOG = [
 
 
 def page_text(client, group: Group) -> str:
-    return " ".join(client.get(f"/groups/{group.pk}/log/").text.split())
+    return text(client.get(f"/groups/{group.pk}/log/"))
 
 
 def test_it_exports_each_members_role_and_the_group_log_as_recorded(steered, user, jun):
