@@ -10,6 +10,7 @@ from hands import held_form
 
 from companion.models import Hand
 from scoring import Rank
+from tests.reading import texts
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +31,7 @@ def post(client, game, number: int | None = None, **changes):
 def errors(response) -> str:
     """What stopped the save, as a player reads it: above the form when it is about the whole
     hand, else beside the field at fault."""
-    page = response.text
-    said = re.findall(r'id="hand-errors"[^>]*>(.*?)</ul>', page, re.S)
-    said += re.findall(r'<div class="invalid-feedback d-block" id="[^"]+">(.*?)</div></div>', page)
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", " ".join(said)))
-    return text.replace("&#x27;", "'").strip()
+    return " ".join(texts(response, "#hand-errors") + texts(response, "div.invalid-feedback"))
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from companion import throttling
 from tests.companion.conftest import PASSWORD
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +39,7 @@ def test_it_refuses_even_the_right_password_after_too_many_wrong_ones(client, us
     assert (
         "After 5 wrong passwords, this account cannot log in for a while, even with the right"
         " password, except on a phone or computer it logged in on before. Try again in 15"
-        " minutes." in " ".join(response.text.split())
+        " minutes." in text(response)
     )
     assert "_auth_user_id" not in client.session
 
