@@ -262,19 +262,19 @@ def rows(page: object, within: str | None = None) -> list[list[str]]:
 def shown_words(page: object) -> str:
     """Every word a player might meet on the page, one piece a line: its text, hidden parts
     and those kept from screen readers too (a script shows them, or the eye reads them), and
-    the words of the attributes a page shows or says (a title, an ``aria-label``, a
-    placeholder, an image's ``alt``, a confirmation's question)."""
+    wherever they stand, even in a template a script copies, the words of the attributes a
+    page shows or says (a title, an ``aria-label``, a placeholder, an image's ``alt``, a
+    confirmation's question)."""
     pieces: list[str] = []
 
-    def gather(element: Element) -> None:
-        if element.tag in UNREAD:
-            return
+    def gather(element: Element, unread: bool) -> None:
+        unread = unread or element.tag in UNREAD
         pieces.extend(element.attrs[name] for name in SHOWN_ATTRIBUTES if element.attrs.get(name))
         for child in element.children:
-            if isinstance(child, str):
+            if isinstance(child, Element):
+                gather(child, unread)
+            elif not unread:
                 pieces.append(child)
-            else:
-                gather(child)
 
-    gather(parse(page))
+    gather(parse(page), unread=False)
     return "\n".join(pieces)
