@@ -4,6 +4,8 @@ never notices."""
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,80 @@ def test_shown_words_are_every_word_a_player_might_meet():
     for words in ("Made at the table", "Remove Jun", "Hand kept on this phone", "2"):
         assert words in shown
     assert "Lost" not in shown and "color" not in shown
+
+
+# What makes a reader of its own: a parser, a regular expression that strips tags, entities
+# unescaped by hand, a response's text folded into words.
+TAG_PATTERN = re.compile(r"<\[\^>\]")
+
+
+def readers_of_their_own(source: str) -> list[str]:
+    """The lines of a test module where it reads a page into text by itself."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.ImportFrom) and node.module in {"html", "html.parser"}:
+            found.append(f"{line}: from {node.module} import …")
+        elif isinstance(node, ast.Import) and any(a.name.startswith("html") for a in node.names):
+            found.append(f"{line}: import html")
+        elif isinstance(node, ast.Call) and _strips_tags(node):
+            found.append(f"{line}: strips tags with {node.args[0].value!r}")
+        elif isinstance(node, ast.Call) and _folds_a_page(node):
+            found.append(f"{line}: folds a page's white space")
+    return found
+
+
+def _strips_tags(call: ast.Call) -> bool:
+    """``re.sub(r"<[^>]+>", …)``, or a compiled pattern that is only a tag."""
+    pattern = call.args[0] if call.args else None
+    if not (isinstance(pattern, ast.Constant) and TAG_PATTERN.search(str(pattern.value))):
+        return False
+    if _called(call) == "compile":
+        return re.fullmatch(r"<\[\^>\][*+]>", pattern.value) is not None
+    return _called(call) in {"sub", "subn"}
+
+
+def _folds_a_page(call: ast.Call) -> bool:
+    """``response.text.split()``, ``….content.decode().split()``: a page's words by hand."""
+    return (
+        _called(call) == "split"
+        and not call.args
+        and any(
+            isinstance(inner, ast.Attribute) and inner.attr in {"text", "content"}
+            for inner in ast.walk(call.func)
+        )
+    )
+
+
+def _called(node: ast.AST) -> str | None:
+    target = node.func if isinstance(node, ast.Call) else node
+    return getattr(target, "attr", None) or getattr(target, "id", None)
+
+
+def test_no_test_module_reads_a_page_by_itself():
+    found = {
+        str(path.relative_to(TESTS)): lines
+        for path in sorted(TESTS.rglob("*.py"))
+        if path.name != "reading.py" and (lines := readers_of_their_own(path.read_text()))
+    }
+    assert found == {}, "read pages with tests/reading.py"
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        "from html.parser import HTMLParser\nclass Words(HTMLParser): pass",
+        "import html\ndef read(page): return html.unescape(page)",
+        "import re\ndef read(page): return re.sub(r'<[^>]+>', ' ', page)",
+        "import re\nTAGS = re.compile(r'<[^>]*>')",
+        "def words(response): return ' '.join(response.text.split())",
+        "def words(client): return ' '.join(client.get('/').content.decode().split())",
+    ],
+)
+def test_it_finds_a_reader_planted_in_a_test_module(planted):
+    assert readers_of_their_own(planted)
+
+
+def test_it_lets_a_test_read_words_that_are_not_a_page():
+    assert readers_of_their_own("import re\nWORD = re.compile(r'%\\(\\w+\\)s|<[^>]*>|\\w+')") == []
+    assert readers_of_their_own("def words(line): return line.split()") == []
