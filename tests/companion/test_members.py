@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 
 from companion.models import Group, Membership, Player
 from tests.companion.conftest import PASSWORD
+from tests.reading import text, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -231,7 +232,7 @@ def test_it_retires_a_player_keeping_their_games(member, group, players, start_g
     )
 
     assert "Hao is retired: their games stay in the history." in response.text
-    assert ">Hao</li>" not in response.text, "not among those playing"
+    assert "Hao" not in texts(response, "li", within="#players"), "not among those playing"
     assert '<span class="text-body-secondary">Hao</span>' in response.text
     assert 'aria-label="Bring Hao back"' in response.text
     players[3].refresh_from_db()
@@ -255,7 +256,7 @@ def test_a_retired_player_is_not_offered_for_a_new_game(member, group, players):
     )
 
     assert f'<option value="{players[3].pk}">Hao</option>' not in page
-    assert ">Hao<" not in page
+    assert "Hao" not in text(page)
     assert f'<option value="{players[2].pk}">Lin</option>' in page
     assert response.status_code == 200
     assert "Select a valid choice." in response.text
@@ -270,7 +271,7 @@ def test_it_brings_a_retired_player_back(member, group, players):
     )
 
     assert "Hao is back on the roster." in response.text
-    assert ">Hao</li>" in response.text
+    assert "Hao" in texts(response, "li", within="#players")
     players[3].refresh_from_db()
     assert not players[3].retired
     page = member.get(f"/groups/{group.pk}/games/new/").text
@@ -287,7 +288,7 @@ def test_it_retires_a_player_in_place_for_htmx(member, group, players):
     assert response.text.lstrip().startswith('<section class="mb-4" id="roster"')
     assert "<html" not in response.text
     assert 'aria-label="Bring Jun back"' in response.text
-    assert ">Jun</li>" not in response.text
+    assert "Jun" not in texts(response, "li", within="#players")
     assert Player.objects.get(name="Jun").retired
     assert "is retired" not in member.get(f"/groups/{group.pk}/").text, "no stale message later"
 
