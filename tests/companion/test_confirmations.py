@@ -271,7 +271,7 @@ def test_a_flag_shows_with_the_dispute_link(game, mei, jun, hao):
     )
     history = text(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
     assert "Hand 1 flagged Hao" in history  # the roster name of the account, not its username
-    assert "“Jun took the last trick”" in history
+    assert "“Jun took the last trick”" in text(history)
 
 
 def test_a_flag_takes_a_confirmation_back_and_a_confirmation_settles_a_flag(game, mei, jun, hao):
@@ -499,8 +499,8 @@ def test_the_game_history_names_confirmations(game, mei, jun):
 
     history = text(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
 
-    assert "Hand 1 confirmed Jun" in history
-    assert "Hand 1 recorded Mei" in history
+    assert "Hand 1 confirmed Jun" in text(history)
+    assert "Hand 1 recorded Mei" in text(history)
 
 
 def test_others_cannot_confirm(game, mei, outsider, client):

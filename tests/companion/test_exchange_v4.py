@@ -264,7 +264,7 @@ def test_an_older_file_imports_with_the_importer_as_admin_and_the_import_logged(
 
     response = member.post("/groups/import/", {"file": file, "name": "Old"}, follow=True)
 
-    assert "Imported Old:" in response.text
+    assert "Imported Old:" in text(response.text)
     group = Group.objects.get(name="Old")
     assert list(group.membership_set.values_list("user__username", "role")) == [("mei", "admin")]
     assert [change.action for change in group.changes.all()] == ["imported"]

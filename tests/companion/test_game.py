@@ -774,9 +774,9 @@ def test_a_find_a_friend_game_is_watched_undone_and_audited(client, six_friends)
     history = text(
         client.get(f"/groups/{six_friends.group_id}/games/{six_friends.pk}/history/").text
     )
-    assert "Hand 1 deleted" in history
-    assert "friends Wei" in history
-    assert "declarer Mei" in history
+    assert "Hand 1 deleted" in text(history)
+    assert "friends Wei" in text(history)
+    assert "declarer Mei" in text(history)
 
 
 SCRIPT = {"HX-Request": "true"}

@@ -17,6 +17,7 @@ from companion.models import Group, Membership, ScoringTable
 from scoring.rules import STANDARD
 from tests.companion.conftest import PASSWORD
 from tests.companion.test_tables import table_data
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,7 @@ def test_whoever_makes_a_group_is_its_admin(member, user):
 
     group = Group.objects.get(name="Friday Tractor")
     assert group.membership_set.get().role == "admin"
-    assert "Admin: mei" in response.text
+    assert "Admin: mei" in text(response.text)
     assert "mei made the group Friday Tractor." in member.get(f"/groups/{group.pk}/log/").text
 
 
@@ -124,7 +125,7 @@ def test_a_member_who_is_not_an_admin_sees_who_the_admins_are_and_no_admin_contr
 
     page = juns_phone.get(f"/groups/{group.pk}/").text
 
-    assert "Admin: mei" in page
+    assert "Admin: mei" in text(page)
     assert '<span class="badge text-bg-secondary">admin</span>' in page
     for control in (
         'value="rename"',
@@ -138,7 +139,7 @@ def test_a_member_who_is_not_an_admin_sees_who_the_admins_are_and_no_admin_contr
         f"/groups/{group.pk}/tables/{house_table.pk}/",
     ):
         assert control not in page, control
-    assert "The group does not ask for hands to be confirmed; its admins choose." in page
+    assert "The group does not ask for hands to be confirmed; its admins choose." in text(page)
     assert 'id="invite-url"' in page, "every member passes the invite on"
     assert 'value="leave"' in page
     assert "House" in page
@@ -186,8 +187,8 @@ def test_an_admin_makes_another_admin_who_can_then_steer(member, juns_phone, gro
         f"/groups/{group.pk}/", {"action": "admin", "member": jun.pk, "admin": "yes"}, follow=True
     )
 
-    assert "jun is an admin of Thursday Tractor." in response.text
-    assert "Admins: mei and jun" in response.text
+    assert "jun is an admin of Thursday Tractor." in text(response.text)
+    assert "Admins: mei and jun" in text(response.text)
     juns_phone.post(f"/groups/{group.pk}/", {"action": "rename", "group-name": "Jun's Tractor"})
     group.refresh_from_db()
     assert group.name == "Jun's Tractor"
@@ -202,7 +203,7 @@ def test_an_admin_may_demote_or_remove_another_admin(member, group, user, jun, o
         f"/groups/{group.pk}/", {"action": "remove", "member": outsider.pk}, follow=True
     )
 
-    assert "zoe is no longer a member of Thursday Tractor." in response.text
+    assert "zoe is no longer a member of Thursday Tractor." in text(response.text)
     assert dict(group.membership_set.values_list("user__username", "role")) == {
         "mei": "admin",
         "jun": "member",
@@ -250,8 +251,8 @@ def test_an_admin_steps_down_when_another_admin_remains(member, group, user, jun
         f"/groups/{group.pk}/", {"action": "admin", "member": user.pk, "admin": "no"}, follow=True
     )
 
-    assert "You are no longer an admin of Thursday Tractor." in response.text
-    assert "Admin: jun" in response.text
+    assert "You are no longer an admin of Thursday Tractor." in text(response.text)
+    assert "Admin: jun" in text(response.text)
     assert not group.is_admin(user)
     assert 'value="rename"' not in response.text
 
