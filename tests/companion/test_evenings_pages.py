@@ -290,7 +290,7 @@ def test_it_keeps_a_hand_sent_for_an_ended_game_and_says_why(member, night, star
     sent = member.post(url, held_form(version=game.version), headers={"HX-Request": "true"})
     assert sent.status_code == 409
     assert sent["Hand-Unstorable"] == "true"
-    assert "The club night ended this game with round 1" in sent.content.decode()
+    assert "The club night ended this game with round 1" in text(sent.content.decode())
     assert not game.hands.exists()
 
 

@@ -80,9 +80,8 @@ def test_it_previews_a_hand_without_saving_it(client, game):
     assert "Opponents 120 points. In the 80+ band, the opponents take the deal" in text(
         response.text
     )
-    assert (
-        "Jun or Hao may start hand 2 at level 2 (Jun by turn): Jun and Hao take over."
-        in response.text
+    assert "Jun or Hao may start hand 2 at level 2 (Jun by turn): Jun and Hao take over." in text(
+        response.text
     )
     assert not Hand.objects.exists()
 

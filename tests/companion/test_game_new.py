@@ -256,7 +256,7 @@ def test_a_kawu_game_starts_with_the_player_chosen(member, url, players):
 
     game = Game.objects.get()
     assert game.first_declarer == 3
-    assert "Hao starts hand 1 at level 2." in member.get(game.get_absolute_url()).text
+    assert "Hao starts hand 1 at level 2." in text(member.get(game.get_absolute_url()).text)
 
 
 def test_it_copies_a_groups_table_into_the_game(member, url, group, players):

@@ -60,7 +60,7 @@ def test_it_adds_a_player_and_redirects(member, group):
     assert response.status_code == 302
     assert response["Location"] == f"/groups/{group.pk}/"
     assert list(group.players.values_list("name", flat=True)) == ["Mei"]
-    assert "Mei is on the roster." in member.get(response["Location"]).text
+    assert "Mei is on the roster." in text(member.get(response["Location"]).text)
 
 
 def test_it_adds_a_player_in_place_for_htmx(member, group, players):
@@ -203,7 +203,7 @@ def test_it_renames_the_group(member, group):
     assert response.status_code == 302
     group.refresh_from_db()
     assert group.name == "Friday Tractor"
-    assert "Renamed the group Friday Tractor." in member.get(response["Location"]).text
+    assert "Renamed the group Friday Tractor." in text(member.get(response["Location"]).text)
 
 
 def test_it_keeps_the_name_when_the_new_one_is_blank(member, group):

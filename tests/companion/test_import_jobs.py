@@ -131,7 +131,7 @@ def test_one_import_at_a_time_per_account(member, user, outsider):
 
     response = member.post("/groups/import/", {"file": _upload(DOCUMENT), "name": ""})
 
-    assert "Your import of big.json is still running: one import at a time." in response.text
+    assert "Your import of big.json is still running: one import at a time." in text(response.text)
     assert ImportJob.objects.count() == 1
     assert not Group.objects.filter(name="Thursday Tractor").exists()
     with pytest.raises(IntegrityError):

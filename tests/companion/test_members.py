@@ -206,7 +206,7 @@ def test_the_last_member_cannot_leave(member, group, user):
     response = member.post(f"/groups/{group.pk}/", {"action": "leave"}, follow=True)
 
     assert "You are the only member of Thursday Tractor: invite someone before you leave it." in (
-        response.text
+        text(response.text)
     )
     assert list(group.members.all()) == [user]
 

@@ -267,7 +267,7 @@ def test_a_poll_after_deleting_a_middle_hand_renumbers_the_rows_after_it(
 
     assert swapped(response.text) == [2, 3, 4]
     assert removed(response.text) == [5]
-    assert "#2 · Mei at 3 · No trump" in response.text  # hand 3 as it was, now the second
+    assert "#2 · Mei at 3 · No trump" in text(response.text)  # hand 3 as it was, now the second
 
 
 def test_a_scorekeeper_s_poll_sends_the_undo_for_the_new_last_hand(client, long_game, user):

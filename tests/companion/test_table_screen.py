@@ -229,7 +229,7 @@ def test_saving_the_hand_clears_its_declared_trump(client, member, start_game):
     assert glyphs(client, game) == {"level": "3"}
     assert "Trump not declared yet." in screen(client, game)
     assert checked_trump(new_hand_page(member, game)) == []
-    assert "Trump declared for hand 2" in member.get(game.get_absolute_url()).text
+    assert "Trump declared for hand 2" in text(member.get(game.get_absolute_url()).text)
 
 
 def test_a_trump_for_a_hand_recorded_meanwhile_is_refused(client, member, start_game):

@@ -94,7 +94,7 @@ def test_it_saves_the_table_as_scoring_json(member, group, url):
     assert rules.game_end.value == "past-ace"
     assert rules.starter.value == "rotate"
     assert table.rules_json == rules.to_json()
-    assert "Saved the table Thursday rules." in member.get(response["Location"]).text
+    assert "Saved the table Thursday rules." in text(member.get(response["Location"]).text)
 
 
 def test_it_names_the_band_with_a_gap_on_its_row(member, url):
