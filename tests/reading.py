@@ -1,7 +1,7 @@
 """The one way the tests read a page: as a screen reader hears it, by landmark and role.
 
-A page is a Django test response, its HTML as a string, or a Playwright page or locator. What
-is read of it:
+A page is a Django test response or its HTML (a browser test passes ``page.content()``, or a
+locator's ``inner_html()``). What is read of it:
 
 - its text nodes and an image's ``alt``, character references unescaped, runs of white space
   folded to single spaces; a button, a link or an image named by ``aria-label`` (or
@@ -131,10 +131,6 @@ def _html(page: object) -> str:
         return page
     if isinstance(page, bytes):
         return page.decode()
-    if callable(getattr(page, "content", None)):  # a Playwright page
-        return page.content()
-    if callable(getattr(page, "evaluate", None)):  # a Playwright locator
-        return page.evaluate("element => element.outerHTML")
     return page.content.decode(page.charset or "utf-8")  # a Django response
 
 
