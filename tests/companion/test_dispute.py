@@ -620,7 +620,7 @@ def test_a_bad_trick_is_not_saved(member, game):
     assert response.status_code == 200
     block = field_block(response.text, "play_3")
     assert "P4" not in block
-    assert "Hao&#x27;s play: QH is not in Hao&#x27;s hand" in block
+    assert "Hao's play: QH is not in Hao's hand" in text(block)
     assert not Dispute.objects.exists()
 
 

@@ -390,7 +390,7 @@ def test_the_import_page_names_what_is_wrong_with_the_log(member, group):
 
     response = member.post("/groups/import/", {"file": _upload(data), "name": "Copy"}, follow=True)
 
-    assert "Entry 1 of the group&#x27;s log: game must be null" in response.text
+    assert "Entry 1 of the group's log: game must be null" in text(response)
     assert list(Group.objects.all()) == [group]
 
 

@@ -112,8 +112,8 @@ def test_it_shows_the_table_the_choices_make_as_they_change(member, url, everyon
 
     assert response.text.lstrip().startswith('<section id="table-summary" class="mb-3">')
     assert "6 players with 3 decks: 26 cards each, a kitty of 6." in text(response.text)
-    assert "Mei, Lin &amp; Wei" in response.text
-    assert "Jun, Hao &amp; Yan" in response.text
+    assert "Mei, Lin & Wei" in text(response)
+    assert "Jun, Hao & Yan" in text(response)
     assert not Game.objects.exists()
 
 

@@ -21,7 +21,7 @@ def test_it_lists_the_members_groups_on_the_home_page(member, group, outsider):
 
     assert f'href="/groups/{group.pk}/"' in page
     assert "Thursday Tractor" in text(page)
-    assert "Someone else&#x27;s group" not in page
+    assert "Someone else's group" not in text(page)
     assert 'href="/groups/new/"' in page
     assert 'href="/settle/"' in page
 
@@ -255,4 +255,4 @@ def test_a_member_cannot_claim_a_player_another_account_claimed(
 
     jun.refresh_from_db()
     assert jun.user == outsider
-    assert "That player is someone else&#x27;s." in response.text
+    assert "That player is someone else's." in text(response)
