@@ -109,6 +109,8 @@ def readers_of_their_own(source: str) -> list[str]:
             found.append(f"{line}: import html")
         elif isinstance(node, ast.Call) and _strips_tags(node):
             found.append(f"{line}: strips tags with {node.args[0].value!r}")
+        elif isinstance(node, ast.Call) and _captures_text(node):
+            found.append(f"{line}: reads an element's content with {node.args[0].value!r}")
         elif isinstance(node, ast.Call) and _folds_a_page(node):
             found.append(f"{line}: folds a page's white space")
     return found
@@ -122,6 +124,16 @@ def _strips_tags(call: ast.Call) -> bool:
     if _called(call) == "compile":
         return re.fullmatch(r"<\[\^>\][*+]>", pattern.value) is not None
     return _called(call) in {"sub", "subn"}
+
+
+def _captures_text(call: ast.Call) -> bool:
+    """``re.findall(r"<dd>(.*?)</dd>", page)``: an element's content cut out by hand."""
+    pattern = call.args[0] if call.args else None
+    return (
+        _called(call) in {"findall", "finditer", "search", "match", "fullmatch", "compile"}
+        and isinstance(pattern, ast.Constant)
+        and re.search(r">\((?:\.|\[\^<\]).*\)<", str(pattern.value)) is not None
+    )
 
 
 def _folds_a_page(call: ast.Call) -> bool:
@@ -159,6 +171,8 @@ def test_no_test_module_reads_a_page_by_itself():
         "import re\nTAGS = re.compile(r'<[^>]*>')",
         "def words(response): return ' '.join(response.text.split())",
         "def words(client): return ' '.join(client.get('/').content.decode().split())",
+        "import re\ndef said(page): return re.findall(r'<dd[^>]*>(.*?)</dd>', page, re.S)",
+        "import re\ndef level(page): return re.search(r'id=\"level\">([^<]*)<', page)",
     ],
 )
 def test_it_finds_a_reader_planted_in_a_test_module(planted):

@@ -196,7 +196,7 @@ def test_a_french_verdict_names_the_lead_s_suit_as_a_french_player_does(client):
 def test_two_decks_hold_only_two_aces_of_hearts(client):
     response = client.post("/dispute/", {**EIGHT_TRICK, "decks": "2"})
 
-    assert "AH appears 4 times, but 2 decks hold only 2" in field_block(response.text, "play_3")
+    assert "AH appears 4 times, but 2 decks hold only 2" in text(response, "#id_play_3_error")
     assert "wins the trick" not in text(response.text)
 
 

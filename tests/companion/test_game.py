@@ -567,7 +567,7 @@ def test_a_bid_that_does_not_fit_the_trump_is_named_beside_the_trump(client, gam
     response = record(client, game, bid="small-jokers")
 
     trump = response.text.split(">Trump</legend>")[1].split("</fieldset>")[0]
-    assert "Small jokers won the bid, so the hand has no trump, not ♥" in trump
+    assert "Small jokers won the bid, so the hand has no trump, not ♥" in text(trump)
 
 
 # Six players, three decks, find a friend.
@@ -747,8 +747,8 @@ def test_a_fixed_trump_asks_no_bid_and_stores_the_hand_s_suit(client, member, st
 
     assert list(Hand.objects.values_list("trump", "bid")) == [("S", ""), ("H", "")]
     scoreboard = client.get(game.get_absolute_url()).text
-    assert "#2 · Hao at 3 · ♥" in scoreboard
-    assert "Hand 3's trump: ♠." in scoreboard
+    assert "#2 · Hao at 3 · ♥" in text(scoreboard)
+    assert "Hand 3's trump: ♠." in text(scoreboard)
 
 
 def test_a_game_without_trump_plays_every_hand_without_trump(client, member, start_game):
@@ -887,8 +887,8 @@ def test_the_history_speaks_the_players_words_and_names_in_every_language(
 
     history = client.get(f"/groups/{game.group_id}/games/{game.pk}/history/").text
 
-    shown = " ".join(re.findall(r"<dd[^>]*>(.*?)</dd>", history, re.S))
-    shown += " ".join(re.findall(r'text-body-secondary">([^<]*) ·', history))
+    # What each change says, and who made it (the line above it: "Mei · <when>").
+    shown = " ".join(texts(history, "dd") + texts(history, "div.text-body-secondary"))
     raw = ["one", "declarers", "opponents", "single", "KS", "TH", "mei5004"]
     assert [value for value in raw if re.search(rf"\b{value}\b", shown)] == []
     assert "K♠ 10♥ 3♣" in shown

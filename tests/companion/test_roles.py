@@ -351,11 +351,11 @@ def test_the_group_log_is_paged(member, group, user):
     second = member.get(f"/groups/{group.pk}/log/?page=2").text
 
     assert first.count('<li class="border-bottom py-2">') == 50
-    assert "mei renamed the group Tractor 58 to Tractor 59." in first
-    assert "Page 1 of 2" in first
+    assert "mei renamed the group Tractor 58 to Tractor 59." in text(first)
+    assert "Page 1 of 2" in text(first)
     assert 'href="?page=2"' in first
     assert second.count('<li class="border-bottom py-2">') == 10
-    assert "mei renamed the group Thursday Tractor to Tractor 0." in second
+    assert "mei renamed the group Thursday Tractor to Tractor 0." in text(second)
 
 
 def test_only_members_read_the_group_log(client, group, outsider):

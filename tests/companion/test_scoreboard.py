@@ -14,7 +14,7 @@ from companion.models import Game, GameSummary, Hand
 from companion.scoreboard import HANDS_SHOWN
 from scoring import Rank
 from scoring.cli import judge_request
-from tests.reading import text
+from tests.reading import elements, text
 
 pytestmark = pytest.mark.django_db
 
@@ -76,8 +76,10 @@ def swapped(page: str) -> list[int]:
 
 
 def added(page: str) -> list[int]:
-    wrapper = re.search(r'<ol hx-swap-oob="afterbegin:#hands">(.*?)</ol>', page, re.S)
-    return rows(wrapper.group(1)) if wrapper else []
+    """The rows a poll puts on top of those the phone shows."""
+    wrappers = elements(page, 'ol[hx-swap-oob="afterbegin:#hands"]')
+    found = [row for wrapper in wrappers for row in elements(wrapper, "li.hand-row")]
+    return [int(row.attrs["id"].removeprefix("hand-")) for row in found]
 
 
 def removed(page: str) -> list[int]:
@@ -118,7 +120,7 @@ def test_it_pages_back_through_a_game_longer_than_two_pages(client, member, star
     first = client.get(game.get_absolute_url(), {"before": 19}, headers=HTMX).text
 
     assert rows(first) == list(range(18, 6, -1))
-    assert "Show hands 1 to 6" in first
+    assert "Show hands 1 to 6" in text(first)
     assert "?before=7" in first
 
 
@@ -137,7 +139,7 @@ def test_the_rows_read_from_the_stored_summary_say_what_a_replay_says(
         return re.sub(r"[A-Za-z0-9]{64}", "(a CSRF token, masked afresh each time)", page)
 
     assert [board(page) for page in resumed] == [board(page) for page in replayed]
-    assert "The level race from hand 19 to hand 30" in resumed[0]
+    assert "The level race from hand 19 to hand 30" in text(resumed[0])
 
 
 @pytest.mark.parametrize("watching", [False, True])

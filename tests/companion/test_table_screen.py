@@ -106,7 +106,7 @@ def test_it_shows_the_trump_the_game_fixes(client, start_game):
 
     assert glyphs(client, rotating) == {"level": "2", "trump": "♥"}
     assert glyphs(client, never) == {"level": "2", "trump": "NT"}
-    assert "Mei declares." in screen(client, never)  # nobody bids: Mei starts hand 1
+    assert "Mei declares." in text(screen(client, never))  # nobody bids: Mei starts hand 1
 
 
 def test_it_shows_the_last_hand_in_one_sentence_and_who_declares(client, member, start_game):
@@ -227,7 +227,7 @@ def test_saving_the_hand_clears_its_declared_trump(client, member, start_game):
     game.refresh_from_db()
     assert (game.trump_declared, game.trump_declared_for) == ("", None)
     assert glyphs(client, game) == {"level": "3"}
-    assert "Trump not declared yet." in screen(client, game)
+    assert "Trump not declared yet." in text(screen(client, game))
     assert checked_trump(new_hand_page(member, game)) == []
     assert "Trump declared for hand 2" in text(member.get(game.get_absolute_url()).text)
 
