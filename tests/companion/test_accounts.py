@@ -7,6 +7,8 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
+from tests.reading import text
+
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a long table password"  # the cast's, as in conftest.py
@@ -27,8 +29,8 @@ def test_it_signs_up_logs_in_and_goes_home(client):
     assert User.objects.get(username="jun").email == "jun@example.com"
     page = client.get("/").text
     assert "jun" in page
-    assert "Log out" in page
-    assert "New group" in page
+    assert "Log out" in text(page)
+    assert "New group" in text(page)
 
 
 def test_it_goes_on_to_the_page_that_asked_for_an_account(client, group):
@@ -37,7 +39,7 @@ def test_it_goes_on_to_the_page_that_asked_for_an_account(client, group):
     response = client.post("/accounts/signup/", {**SIGNUP, "next": join})
 
     assert response["Location"] == join
-    assert "Join Thursday Tractor?" in client.get(join).text
+    assert "Join Thursday Tractor?" in text(client.get(join).text)
 
 
 def test_it_keeps_next_on_this_site(client):
@@ -50,7 +52,7 @@ def test_it_names_the_problem_and_keeps_the_input(client):
     response = client.post("/accounts/signup/", {**SIGNUP, "password2": "something else"})
 
     assert response.status_code == 200
-    assert "The two password fields didn’t match." in response.text
+    assert "The two password fields didn’t match." in text(response.text)
     assert 'value="jun"' in response.text
     assert not User.objects.filter(username="jun").exists()
 
@@ -59,7 +61,7 @@ def test_it_refuses_a_taken_username(client, user):
     response = client.post("/accounts/signup/", {**SIGNUP, "username": "mei"})
 
     assert response.status_code == 200
-    assert "A user with that username already exists." in response.text
+    assert "A user with that username already exists." in text(response.text)
     assert User.objects.filter(username="mei").count() == 1
 
 
@@ -87,19 +89,19 @@ def test_it_shows_a_wrong_password_on_the_login_form(client, user):
     response = client.post("/accounts/login/", {"username": "mei", "password": "wrong"})
 
     assert response.status_code == 200
-    assert "Please enter a correct username and password." in response.text
+    assert "Please enter a correct username and password." in text(response.text)
     assert 'value="mei"' in response.text
 
 
 def test_it_resets_a_forgotten_password_by_email(client, user, mailoutbox):
     response = client.post("/accounts/password_reset/", {"email": "mei@example.com"})
     assert response.status_code == 302
-    assert "Check your e-mail" in client.get(response["Location"]).text
+    assert "Check your e-mail" in text(client.get(response["Location"]).text)
 
     assert len(mailoutbox) == 1
     link = re.search(r"http://testserver(/accounts/reset/\S+/)", mailoutbox[0].body)[1]
     form_url = client.get(link)["Location"]  # Django hides the token behind a redirect
-    assert "Choose a new password" in client.get(form_url).text
+    assert "Choose a new password" in text(client.get(form_url).text)
     new_password = "another long table password"
     response = client.post(form_url, {"new_password1": new_password, "new_password2": new_password})
     assert response.status_code == 302
@@ -111,4 +113,4 @@ def test_it_says_when_a_reset_link_is_spent(client, user):
     response = client.get("/accounts/reset/MQ/not-a-token/")
 
     assert response.status_code == 200
-    assert "This link has expired or was already used." in response.text
+    assert "This link has expired or was already used." in text(response.text)

@@ -7,8 +7,6 @@ hands are Mei's to declare, so Jun and Hao are the opponents who confirm them.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
@@ -18,6 +16,7 @@ from django.utils import timezone
 from hands import HELD_FIELDS
 
 from companion.models import GameSummary, Group, Hand, HandChange, Membership
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -84,13 +83,8 @@ def confirm(client, game, number: int = 1, **options):
     return client.post(hand_action(game, "confirm", number), data, **options)
 
 
-def read(page: str) -> str:
-    """A page's text as a player reads it, without the markup."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
-
-
 def scoreboard(client, game) -> str:
-    return read(client.get(game.get_absolute_url()).text)
+    return text(client.get(game.get_absolute_url()).text)
 
 
 def test_it_shows_a_hand_as_unconfirmed_until_an_opponent_confirms_it(game, mei, jun):
@@ -100,17 +94,17 @@ def test_it_shows_a_hand_as_unconfirmed_until_an_opponent_confirms_it(game, mei,
     at_juns = phone(jun).get(game.get_absolute_url()).text
     response = confirm(phone(jun), game)
 
-    assert "Unconfirmed" in read(at_meis)
-    assert "Waiting for Jun or Hao to confirm it on their phone." in read(at_meis)
+    assert "Unconfirmed" in text(at_meis)
+    assert "Waiting for Jun or Hao to confirm it on their phone." in text(at_meis)
     assert "Confirm hand 1" not in at_meis  # Mei entered it
-    assert "Confirm hand 1" in at_juns
+    assert "Confirm hand 1" in text(at_juns)
     assert response.status_code == 302
     assert response["Location"] == f"{game.get_absolute_url()}#hand-1"
     hand = Hand.objects.get()
     assert (hand.confirmed_by, hand.entered_by) == (jun, mei)
     page = scoreboard(phone(mei), game)
-    assert "✓ Confirmed by Jun" in page
-    assert "Unconfirmed" not in page
+    assert "✓ Confirmed by Jun" in text(page)
+    assert "Unconfirmed" not in text(page)
 
 
 def test_a_hand_waiting_for_this_phone_comes_before_the_levels_and_its_row_points_to_it(
@@ -125,7 +119,7 @@ def test_a_hand_waiting_for_this_phone_comes_before_the_levels_and_its_row_point
     assert at_juns.count("Something is wrong: flag it") == 1
     assert at_juns.index("Confirm hand 1") < at_juns.index('id="standings"')
     row = at_juns[at_juns.index('id="hand-1"') :]
-    assert "Confirm it or flag it at the top of the page." in row
+    assert "Confirm it or flag it at the top of the page." in text(row)
     assert 'href="#hand-1-confirmation"' in row
 
 
@@ -137,8 +131,8 @@ def test_a_flag_and_its_note_come_before_the_levels_for_everyone(game, mei, jun,
     watching = client.get(f"/watch/{game.share_token}/").text
 
     for page in (at_meis, watching):
-        assert read(page).index("Flagged by Jun: Hao took the kitty") < read(page).index(
-            "Mei &amp; Lin 3"
+        assert text(page).index("Flagged by Jun: Hao took the kitty") < text(page).index(
+            "Mei & Lin 3"
         )
     assert at_meis.count("Settle a trick on the Dispute page") == 1
     assert at_meis.index("Settle a trick on the Dispute page") < at_meis.index('id="standings"')
@@ -151,7 +145,7 @@ def test_the_account_that_entered_a_hand_cannot_confirm_it(game, mei):
     response = confirm(phone(mei), game)
 
     assert response.status_code == 403
-    assert "You entered hand 1: someone else confirms it on their own phone" in read(response.text)
+    assert "You entered hand 1: someone else confirms it on their own phone" in text(response.text)
     assert Hand.objects.get().confirmed_at is None
 
 
@@ -162,7 +156,7 @@ def test_a_declarer_cannot_confirm_while_an_opponent_has_an_account(game, group,
     response = confirm(phone(lin), game)
 
     assert response.status_code == 403
-    assert "Only Jun or Hao, who played against the declarers, may confirm hand 1." in read(
+    assert "Only Jun or Hao, who played against the declarers, may confirm hand 1." in text(
         response.text
     )
     assert Hand.objects.get().confirmed_at is None
@@ -243,7 +237,7 @@ def test_a_confirmation_of_a_hand_changed_since_the_page_is_refused(game, mei, j
     assert response.status_code == 302
     assert Hand.objects.get().confirmed_at is None
     page = scoreboard(juns, game)
-    assert "Hand 1 changed since your page showed it: check it, then confirm it." in page
+    assert "Hand 1 changed since your page showed it: check it, then confirm it." in text(page)
 
 
 def test_a_hand_recorded_since_the_page_does_not_stop_a_confirmation(game, mei, jun):
@@ -265,18 +259,18 @@ def test_a_flag_shows_with_the_dispute_link(game, mei, jun, hao):
 
     assert response.status_code == 302
     html = phone(jun).get(game.get_absolute_url()).text
-    assert "Flagged by Hao: Jun took the last trick" in read(html)
+    assert "Flagged by Hao: Jun took the last trick" in text(html)
     assert f'href="/groups/{game.group_id}/games/{game.pk}/dispute/?hand=1"' in html
-    assert "Confirm hand 1" in html  # settled at the table as it is
+    assert "Confirm hand 1" in text(html)  # settled at the table as it is
     hand = Hand.objects.get()
     assert (hand.flagged_by, hand.flag_note, hand.confirmed_at) == (
         hao,
         "Jun took the last trick",
         None,
     )
-    history = read(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
+    history = text(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
     assert "Hand 1 flagged Hao" in history  # the roster name of the account, not its username
-    assert "“Jun took the last trick”" in history
+    assert "“Jun took the last trick”" in text(history)
 
 
 def test_a_flag_takes_a_confirmation_back_and_a_confirmation_settles_a_flag(game, mei, jun, hao):
@@ -290,7 +284,7 @@ def test_a_flag_takes_a_confirmation_back_and_a_confirmation_settles_a_flag(game
     settled = Hand.objects.get()
 
     assert (flagged.confirmed_at, flagged.flagged_by) == (None, hao)
-    assert "Flagged by Hao." in page
+    assert "Flagged by Hao." in text(page)
     assert (settled.confirmed_by, settled.flagged_at, settled.flag_note) == (jun, None, "")
 
 
@@ -314,7 +308,7 @@ def test_the_one_who_entered_a_hand_corrects_it_rather_than_flag_it(game, mei):
     page = phone(mei).get(game.get_absolute_url()).text
     response = phone(mei).post(hand_action(game, "flag"), {"note": "oops"})
 
-    assert "flag it" not in page
+    assert "flag it" not in text(page)
     assert response.status_code == 403
     assert Hand.objects.get().flagged_at is None
 
@@ -325,7 +319,7 @@ def test_a_too_long_note_is_refused_with_its_reason(game, mei, jun):
     response = phone(jun).post(hand_action(game, "flag"), {"note": "x" * 201})
 
     assert response.status_code == 400
-    assert "Say what is wrong in at most 200 characters." in response.text
+    assert "Say what is wrong in at most 200 characters." in text(response.text)
     assert Hand.objects.get().flagged_at is None
 
 
@@ -340,7 +334,7 @@ def test_it_shows_nothing_when_the_group_does_not_ask(group, mei, jun, start_gam
     assert "Unconfirmed" not in html
     assert "Confirm hand" not in html
     assert response.status_code == 403
-    assert "Hand 1 needs no confirmation" in read(response.text)
+    assert "Hand 1 needs no confirmation" in text(response.text)
     assert counts(game)
 
 
@@ -414,7 +408,7 @@ def test_it_names_a_waiting_hand_the_scoreboard_no_longer_lists(game, mei, jun):
 
     assert 'id="hand-1"' not in page  # among the earlier hands, behind a link
     assert "Hand 1 is not confirmed yet: the game counts in the ladder history once it is." in (
-        read(page)
+        text(page)
     )
 
 
@@ -426,7 +420,9 @@ def test_turning_confirmations_off_counts_the_waiting_hands(game, mei):
     response = phone(mei).post(f"/groups/{game.group_id}/confirmations/", follow=True)
 
     game.refresh_from_db()
-    assert "Hands no longer wait for a confirmation: each counts as it is entered." in response.text
+    assert "Hands no longer wait for a confirmation: each counts as it is entered." in text(
+        response.text
+    )
     assert not game.group.hands_need_confirmation
     assert game.counts
     assert game.version == before + 1  # watchers stop showing the hand as unconfirmed
@@ -442,9 +438,9 @@ def test_a_member_turns_confirmations_on_from_the_group_page(group, member):
         follow=True,
     )
 
-    assert "Each hand needs an opponent&#x27;s confirmation" in page
+    assert "Each hand needs an opponent's confirmation" in text(page)
     assert 'id="id_hands_need_confirmation" checked' not in page
-    assert "each hand waits for an opponent&#x27;s confirmation" in response.text
+    assert "each hand waits for an opponent's confirmation" in text(response.text)
     assert 'id="id_hands_need_confirmation" checked' in response.text
     group.refresh_from_db()
     assert group.hands_need_confirmation
@@ -462,7 +458,7 @@ def test_a_confirmation_raises_the_version_so_watchers_update(game, mei, jun, cl
 
     assert quiet.status_code == 204
     assert heard.status_code == 200
-    assert "✓ Confirmed by Jun" in read(heard.text)
+    assert "✓ Confirmed by Jun" in text(heard.text)
     assert "Confirm hand" not in heard.text  # a watcher only reads
     change = HandChange.objects.get(action="confirmed")
     game.refresh_from_db()
@@ -481,7 +477,7 @@ def test_htmx_gets_the_scoreboard_again(game, mei, jun):
 
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<section id="scoreboard"')
-    assert "✓ Confirmed by Jun" in read(response.text)
+    assert "✓ Confirmed by Jun" in text(response.text)
 
 
 def test_a_refusal_to_htmx_reloads_the_page_with_its_reason(game, mei):
@@ -498,10 +494,10 @@ def test_the_game_history_names_confirmations(game, mei, jun):
     record(game, mei)
     confirm(phone(jun), game)
 
-    history = read(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
+    history = text(phone(mei).get(f"/groups/{game.group_id}/games/{game.pk}/history/").text)
 
-    assert "Hand 1 confirmed Jun" in history
-    assert "Hand 1 recorded Mei" in history
+    assert "Hand 1 confirmed Jun" in text(history)
+    assert "Hand 1 recorded Mei" in text(history)
 
 
 def test_others_cannot_confirm(game, mei, outsider, client):
@@ -586,7 +582,7 @@ def test_the_names_of_confirmers_cost_no_query_per_hand(game, mei, jun, hao):
     watched_named = page_queries(Client(), f"/watch/{game.share_token}/")
 
     assert (named, watched_named) == (waiting, watched_waiting)
-    assert "✓ Confirmed by Hao" in read(client.get(game.get_absolute_url()).text)
+    assert "✓ Confirmed by Hao" in text(client.get(game.get_absolute_url()).text)
 
 
 def page_queries(client, url: str) -> int:

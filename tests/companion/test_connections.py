@@ -22,6 +22,7 @@ from django.db.backends.signals import connection_created
 
 from companion.models import Game
 from scoring import get_rules
+from tests.reading import text
 
 POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
@@ -160,7 +161,7 @@ def test_two_app_processes_see_each_others_changes_ladder_included(
         return done.stdout.strip()
 
     def here() -> str:
-        page = " ".join(client.get(f"/groups/{group.pk}/history/").text.split())
+        page = text(client.get(f"/groups/{group.pk}/history/"))
         return re.search(r"\d+ games? · \d+ hands?", page).group()
 
     assert here() == "1 game · 0 hands"

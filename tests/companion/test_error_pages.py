@@ -12,6 +12,7 @@ from django.test import Client, override_settings
 from django.urls import path
 
 from companion.urls import urlpatterns as app_urls
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,7 @@ def test_it_says_a_revoked_share_link_no_longer_works(client, start_game):
     response = client.get(f"/watch/{old}/")
 
     assert_friendly(response, 404, NEW_LINK)
-    assert "the link that led here no longer works" in response.text
+    assert "the link that led here no longer works" in text(response.text)
 
 
 def test_it_says_a_revoked_invite_link_no_longer_works(client, group, outsider):
@@ -74,7 +75,7 @@ def test_a_failure_on_the_servers_side_says_so_and_how_to_check_a_save():
 
     assert_friendly(response, 500, "The app failed on its side, not yours.")
     assert "a bug in a view" not in response.text
-    assert "open the game first to see whether the hand is there" in response.text
+    assert "open the game first to see whether the hand is there" in text(response.text)
 
 
 @override_settings(ROOT_URLCONF=__name__)

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from exchange_documents import FOUR_SEAT_V1, THURSDAY, _upload, document, forget_the_import
 
 from companion.models import Group, Membership
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -46,8 +47,8 @@ def test_it_imports_a_file_as_a_new_group_with_the_importer_as_its_member(member
     assert list(group.members.all()) == [user]
     # Zoe shares no group with Mei: the file cannot link her account.
     assert group.players.get(name="Zoe").user is None
-    assert "Imported Thursday Tractor: 5 players, 1 game, 2 hands." in response.text
-    assert "is credited to nobody: zoe." in response.text
+    assert "Imported Thursday Tractor: 5 players, 1 game, 2 hands." in text(response.text)
+    assert "is credited to nobody: zoe." in text(response.text)
     assert response.redirect_chain == [(group.get_absolute_url(), 302)]
 
 
@@ -57,7 +58,7 @@ def test_it_imports_an_old_file_through_the_page(member, user):
 
     response = member.post("/groups/import/", {"file": upload, "name": "Old"}, follow=True)
 
-    assert "Imported Old: 5 players, 3 games, 8 hands." in response.text
+    assert "Imported Old: 5 players, 3 games, 8 hands." in text(response.text)
     assert Group.objects.get(name="Old").games.count() == 3
 
 

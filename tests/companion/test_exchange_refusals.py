@@ -21,6 +21,7 @@ from exchange_documents import (
 
 from companion import exchange
 from companion.models import Game, Group, Player
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -561,7 +562,7 @@ def test_the_import_page_refuses_a_file_that_is_not_json(member, group):
     response = member.post("/groups/import/", {"file": upload}, follow=True)
 
     assert response.status_code == 200
-    assert "The file is not UTF-8 text (byte 0)." in response.text
+    assert "The file is not UTF-8 text (byte 0)." in text(response.text)
     assert list(Group.objects.all()) == [group]
 
 
@@ -569,5 +570,5 @@ def test_the_import_page_asks_for_a_file(member):
     response = member.post("/groups/import/", {"name": "Empty"})
 
     assert response.status_code == 200
-    assert "This field is required." in response.text
+    assert "This field is required." in text(response.text)
     assert not Group.objects.exists()

@@ -24,6 +24,7 @@ from exchange_documents import (
 
 from companion import exchange
 from companion.models import Group, GroupChange, Membership
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,7 @@ STEERED_LOG = [
 
 
 def page_text(client, group: Group) -> str:
-    return " ".join(client.get(f"/groups/{group.pk}/log/").text.split())
+    return text(client.get(f"/groups/{group.pk}/log/"))
 
 
 def test_it_exports_each_members_role_and_the_group_log_as_recorded(steered, user, jun):
@@ -263,7 +264,7 @@ def test_an_older_file_imports_with_the_importer_as_admin_and_the_import_logged(
 
     response = member.post("/groups/import/", {"file": file, "name": "Old"}, follow=True)
 
-    assert "Imported Old:" in response.text
+    assert "Imported Old:" in text(response.text)
     group = Group.objects.get(name="Old")
     assert list(group.membership_set.values_list("user__username", "role")) == [("mei", "admin")]
     assert [change.action for change in group.changes.all()] == ["imported"]
@@ -389,7 +390,7 @@ def test_the_import_page_names_what_is_wrong_with_the_log(member, group):
 
     response = member.post("/groups/import/", {"file": _upload(data), "name": "Copy"}, follow=True)
 
-    assert "Entry 1 of the group&#x27;s log: game must be null" in response.text
+    assert "Entry 1 of the group's log: game must be null" in text(response)
     assert list(Group.objects.all()) == [group]
 
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from companion.models import Game, Group, Player, ScoringTable
 from scoring import PRESETS, TrumpRule
+from tests.reading import text, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -53,15 +54,15 @@ def test_it_offers_the_roster_the_presets_and_the_groups_tables(member, url, gro
     page = member.get(url).text
 
     for name in ("Mei", "Jun", "Lin", "Hao"):
-        assert f">{name}</option>" in page
+        assert name in texts(page, "option")
     for name in PRESETS:
         assert f'<option value="{name}"' in page
     assert f'<option value="table-{table.pk}">house</option>' in page
     assert '<option value="T">10</option>' in page
-    assert "Partners are every other player" in page
+    assert "Partners are every other player" in text(page)
     assert page.count('name="seat_') == 8
     for teams in ("Partners", "Pairs", "Find a friend"):
-        assert f">{teams}</label>" in page
+        assert teams in texts(page, "label")
 
 
 def test_it_starts_a_game_and_goes_to_its_scoreboard(member, url, group, players, user):
@@ -91,7 +92,7 @@ def test_team_mates_given_two_levels_are_asked_for_one(member, url, players):
     response = member.post(url, seats(players, level_1="5", level_3="7"))
 
     assert response.status_code == 200
-    assert "Mei and Lin are a team and start at one level." in response.text
+    assert "Mei and Lin are a team and start at one level." in text(response.text)
     assert not Game.objects.exists()
 
 
@@ -110,9 +111,9 @@ def test_it_shows_the_table_the_choices_make_as_they_change(member, url, everyon
     )
 
     assert response.text.lstrip().startswith('<section id="table-summary" class="mb-3">')
-    assert "6 players with 3 decks: 26 cards each, a kitty of 6." in response.text
-    assert "Mei, Lin &amp; Wei" in response.text
-    assert "Jun, Hao &amp; Yan" in response.text
+    assert "6 players with 3 decks: 26 cards each, a kitty of 6." in text(response.text)
+    assert "Mei, Lin & Wei" in text(response)
+    assert "Jun, Hao & Yan" in text(response)
     assert not Game.objects.exists()
 
 
@@ -129,7 +130,7 @@ def test_it_previews_the_table_without_starting_a_game_with_or_without_htmx(
     # A screen reader hears the new summary: htmx swaps it inside a live region that stays.
     if not htmx:
         assert re.search(r'<div aria-live="polite">\s*<section id="table-summary"', response.text)
-    assert "6 players with 3 decks: 26 cards each, a kitty of 6." in response.text
+    assert "6 players with 3 decks: 26 cards each, a kitty of 6." in text(response.text)
     assert not Game.objects.exists()
 
 
@@ -246,7 +247,7 @@ def test_it_names_what_a_table_lacks_beside_its_field(
 def test_who_starts_hand_1_must_sit_at_the_table(member, url, everyone):
     response = member.post(url, seats(everyone[:4], first_declarer=str(everyone[5].pk)))
 
-    assert "Yan is not at this table." in response.text
+    assert "Yan is not at this table." in text(response.text)
     assert not Game.objects.exists()
 
 
@@ -255,7 +256,7 @@ def test_a_kawu_game_starts_with_the_player_chosen(member, url, players):
 
     game = Game.objects.get()
     assert game.first_declarer == 3
-    assert "Hao starts hand 1 at level 2." in member.get(game.get_absolute_url()).text
+    assert "Hao starts hand 1 at level 2." in text(member.get(game.get_absolute_url()).text)
 
 
 def test_it_copies_a_groups_table_into_the_game(member, url, group, players):
@@ -287,7 +288,7 @@ def test_it_refuses_the_same_player_in_two_seats(member, url, players):
     response = member.post(url, data)
 
     assert response.status_code == 200
-    assert "Mei already has a seat: choose each player once." in response.text
+    assert "Mei already has a seat: choose each player once." in text(response.text)
     assert not Game.objects.exists()
     assert f'<option value="{players[0].pk}" selected>Mei</option>' in response.text
 
@@ -395,7 +396,7 @@ def test_it_names_a_seat_left_empty_among_the_players_chosen(member, url, everyo
     response = member.post(url, {**seats(everyone[:5], teams="find-a-friend"), "players": "6"})
 
     assert response.status_code == 200
-    assert "Choose who sits in seat 6, or choose fewer players." in response.text
+    assert "Choose who sits in seat 6, or choose fewer players." in text(response.text)
     assert not Game.objects.exists()
 
 
@@ -405,7 +406,7 @@ def test_it_refuses_a_player_already_on_the_roster_and_keeps_the_seats(member, u
     response = member.post(url, {**data, "action": "add_player", "player-name": "Hao"})
 
     assert response.status_code == 200
-    assert "Hao is already on the roster." in response.text
+    assert "Hao is already on the roster." in text(response.text)
     assert 'value="Hao"' in response.text
     assert f'<option value="{players[0].pk}" selected>Mei</option>' in response.text
     assert Player.objects.count() == 4

@@ -11,6 +11,7 @@ from django.utils.formats import date_format
 
 from companion.models import Player
 from scoring import Rank, Teams
+from tests.reading import Element, elements, text, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -33,23 +34,21 @@ def sweep(game, user, **changes) -> None:
     game.record_hand({**SWEEP, **changes}, version=game.version, request_key="", by=user)
 
 
-def games_list(member, group) -> str:
-    """The games section of the group page, its runs of white space made single spaces."""
-    page = " ".join(member.get(f"/groups/{group.pk}/").text.split())
-    return page[page.index('id="games"') : page.index('id="roster"')]
+def games_list(member, group) -> list[Element]:
+    """The rows of the group page's list of games, top to bottom."""
+    return elements(member.get(f"/groups/{group.pk}/"), "a.list-group-item", within="#games")
 
 
 def test_it_puts_the_leading_team_first_with_both_levels(member, group, user, start_game):
     game = start_game()
     sweep(game, user)
 
-    row = games_list(member, group)
+    (row,) = games_list(member, group)
 
-    assert (
-        '<span class="text-nowrap fw-semibold">Mei &amp; Lin 5</span> · '
-        '<span class="text-nowrap">Jun &amp; Hao 2</span>'
-    ) in row
-    assert f"Started {date_format(game.created, 'SHORT_DATE_FORMAT')} · 1 hand · in progress" in row
+    assert "Mei & Lin 5 · Jun & Hao 2" in text(row)
+    assert texts(row, ".fw-semibold") == ["Mei & Lin 5"]
+    started = date_format(game.created, "SHORT_DATE_FORMAT")
+    assert f"Started {started} · 1 hand · in progress" in text(row)
 
 
 def test_it_names_the_winners_of_a_finished_game(member, group, user, start_game):
@@ -57,9 +56,9 @@ def test_it_names_the_winners_of_a_finished_game(member, group, user, start_game
     while not game.scored().state.game_over:
         sweep(game, user)
 
-    row = games_list(member, group)
+    row = text(games_list(member, group)[0])
 
-    assert "Mei &amp; Lin won" in row  # the team by the name the line above gives it
+    assert "Mei & Lin won" in row  # the team by the name the line above gives it
     assert "5 hands · finished" in row
     assert "in progress" not in row
 
@@ -69,31 +68,26 @@ def test_it_shows_each_game_where_it_stands_not_identical_rows(member, group, us
     start_game(levels=[Rank.FIVE] * 4)
     start_game()
 
-    rows = games_list(member, group).split("list-group-item-action")[1:]
+    rows = games_list(member, group)
 
     # The newest first; a tie has nobody in bold.
-    assert (
-        '"text-nowrap">Mei &amp; Lin 2</span> · <span class="text-nowrap">Jun &amp; Hao 2'
-        in rows[0]
-    )
-    assert "0 hands" in rows[0]
-    assert (
-        '"text-nowrap">Mei &amp; Lin 5</span> · <span class="text-nowrap">Jun &amp; Hao 5'
-        in rows[1]
-    )
-    assert '"text-nowrap fw-semibold">Mei &amp; Lin 5</span> · ' in rows[2]
-    assert "1 hand ·" in rows[2]
+    assert "Mei & Lin 2 · Jun & Hao 2" in text(rows[0])
+    assert "0 hands" in text(rows[0])
+    assert "Mei & Lin 5 · Jun & Hao 5" in text(rows[1])
+    assert texts(rows[0], ".fw-semibold") == texts(rows[1], ".fw-semibold") == []
+    assert texts(rows[2], ".fw-semibold") == ["Mei & Lin 5"]
+    assert "1 hand ·" in text(rows[2])
 
 
 def test_a_find_a_friend_row_names_the_leaders(member, group, players, user, start_game):
     more = [Player.objects.create(group=group, name=name) for name in ("Wei", "Yan")]
     game = start_game(seated=players + more, teams=Teams.FIND_A_FRIEND)
-    before = games_list(member, group)
+    (before,) = games_list(member, group)
 
     sweep(game, user, friends=[])
 
-    assert "Everyone at 2" in before
-    row = games_list(member, group)
+    assert "Everyone at 2" in text(before)
+    row = text(games_list(member, group)[0])
     assert "Mei leads at 6" in row
     assert "Find a friend · 1 hand · in progress" in row
 

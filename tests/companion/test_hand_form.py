@@ -10,6 +10,7 @@ from hands import held_form
 
 from companion.models import Hand
 from scoring import Rank
+from tests.reading import text, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +31,7 @@ def post(client, game, number: int | None = None, **changes):
 def errors(response) -> str:
     """What stopped the save, as a player reads it: above the form when it is about the whole
     hand, else beside the field at fault."""
-    page = response.text
-    said = re.findall(r'id="hand-errors"[^>]*>(.*?)</ul>', page, re.S)
-    said += re.findall(r'<div class="invalid-feedback d-block" id="[^"]+">(.*?)</div></div>', page)
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", " ".join(said)))
-    return text.replace("&#x27;", "'").strip()
+    return " ".join(texts(response, "#hand-errors") + texts(response, "div.invalid-feedback"))
 
 
 @pytest.mark.parametrize(
@@ -200,7 +197,7 @@ def test_a_correction_that_changes_nothing_later_says_so(client, game):
 
     post(client, game, 1, opponent_points="40")
 
-    assert "Hand 1 corrected. No levels changed." in client.get(game.get_absolute_url()).text
+    assert "Hand 1 corrected. No levels changed." in text(client.get(game.get_absolute_url()).text)
 
 
 def test_a_correction_that_would_end_the_game_earlier_says_how_to_go_on(client, member, start_game):
@@ -233,7 +230,7 @@ def test_a_hand_sent_late_from_a_phone_comes_back_filled_in_when_the_game_moved_
     assert errors(response).startswith(
         "This hand was not saved: Someone else saved a change first, so this hand was not saved."
     )
-    assert "Hand 2" in response.text
+    assert "Hand 2" in text(response.text)
     assert 'value="85"' in response.text
     assert Hand.objects.count() == 1
 

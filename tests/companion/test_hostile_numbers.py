@@ -23,6 +23,7 @@ from companion.forms.groups import PlayerAccountForm
 from companion.models import Game, Hand, HandChange, Player, ScoringTable
 from scoring import rules_from_json
 from scoring.rules import MAX_BAND_POINTS, MAX_LEVELS, MAX_THROW_PENALTY, STANDARD
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -275,7 +276,7 @@ def test_the_import_page_refuses_a_file_past_its_size(member, monkeypatch):
     response = member.post("/groups/import/", {"file": upload, "name": ""})
 
     assert response.status_code == 200
-    assert "can be imported" in response.text
+    assert "can be imported" in text(response.text)
 
 
 def test_a_huge_post_to_the_public_dispute_page_is_refused(client):
@@ -299,7 +300,7 @@ def test_a_retried_save_with_other_numbers_is_named_not_dropped(member, group, s
     again = member.post(url, {**hand, "opponent_points": "85"}, follow=True)
 
     assert Hand.objects.get(game=game).opponent_points == 45
-    assert "Hand 1 was already saved from this page with other numbers" in again.text
+    assert "Hand 1 was already saved from this page with other numbers" in text(again.text)
     same = member.post(url, hand, follow=True)
     assert "already saved" not in same.text
     assert HandChange.objects.filter(game=game).count() == 1
@@ -353,4 +354,4 @@ def test_a_file_posted_to_the_public_dispute_page_is_refused_unread(client):
     response = client.post("/dispute/", {"play_0": "AH", "junk": upload})
 
     assert response.status_code == 413
-    assert "more than this page takes" in response.text
+    assert "more than this page takes" in text(response.text)

@@ -22,6 +22,7 @@ from exchange_documents import DOCUMENT, games_of
 
 from companion import exchange
 from companion.models import Group, ImportChunk, ImportJob
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +107,7 @@ def test_it_imports_through_a_job_and_links_the_new_group(member, user):
     assert (job.state, job.group, job.games, job.games_done) == ("succeeded", group, 1, 1)
     assert not ImportChunk.objects.exists()  # the file is gone with its import
     page = member.get("/groups/import/").text
-    assert "Imported Thursday Tractor: 5 players, 1 game, 2 hands." in page
+    assert "Imported Thursday Tractor: 5 players, 1 game, 2 hands." in text(page)
     assert f'href="{group.get_absolute_url()}"' in page
 
 
@@ -130,7 +131,7 @@ def test_one_import_at_a_time_per_account(member, user, outsider):
 
     response = member.post("/groups/import/", {"file": _upload(DOCUMENT), "name": ""})
 
-    assert "Your import of big.json is still running: one import at a time." in response.text
+    assert "Your import of big.json is still running: one import at a time." in text(response.text)
     assert ImportJob.objects.count() == 1
     assert not Group.objects.filter(name="Thursday Tractor").exists()
     with pytest.raises(IntegrityError):
@@ -155,11 +156,11 @@ def test_the_page_shows_a_running_import_and_watches_it(member, user):
     polled = member.get("/groups/import/", headers={"HX-Request": "true"}).text
 
     assert '<progress class="w-100" value="340" max="2000"' in page
-    assert "Importing: 340 of 2000 games written." in page
-    assert "You may leave this page" in page
+    assert "Importing: 340 of 2000 games written." in text(page)
+    assert "You may leave this page" in text(page)
     assert '<meta http-equiv="refresh" content="5">' in page  # without JavaScript
     assert 'hx-trigger="every 2s"' in polled
-    assert "Importing: 340 of 2000 games written." in polled
+    assert "Importing: 340 of 2000 games written." in text(polled)
     assert "<h1" not in polled
 
 
@@ -169,7 +170,7 @@ def test_a_refused_import_says_why_until_dismissed(member, user):
 
     page = member.post("/groups/import/", {"file": _upload(data), "name": ""}, follow=True).text
 
-    assert "Refused, and nothing was made: Game 1, hand 2: Jun cannot start this hand" in page
+    assert "Refused, and nothing was made: Game 1, hand 2: Jun cannot start this hand" in text(page)
     assert 'hx-trigger="every 2s"' not in page
     job = ImportJob.objects.get()
     assert not ImportChunk.objects.exists()

@@ -45,6 +45,7 @@ from scoring import get_rules
 from scoring.game import GameSetup, replay
 from scoring.stats import GameRecord
 from scoring.table import Table
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -224,7 +225,7 @@ def test_until_an_earlier_game_is_rated_again_the_ratings_of_before_are_shown_an
     assert len(waiting) == 1
     assert fresh(group).ratings_pending
     for response in (history, page):
-        assert "the ratings are being brought up to date" in response.text
+        assert "the ratings are being brought up to date" in text(response.text)
         assert f"{before.rating.ordinal:.1f}" in response.text
     assert PlayerLadder.objects.get(player=mei).mu == before.mu
     # Another change while it waits: its ratings wait for the same task, not half of them.

@@ -20,6 +20,7 @@ from django.urls import path
 
 from companion.management.commands.runlan import Command as RunLan
 from companion.urls import urlpatterns as app_urls
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -131,7 +132,7 @@ def test_production_refuses_the_lan_address():
 def test_the_home_page_shows_the_local_run_address_and_its_qr_code():
     page = Client().get("/", HTTP_HOST="localhost:8000", SERVER_PORT="8000").text
 
-    assert "Everyone at the table can join" in page
+    assert "Everyone at the table can join" in text(page)
     assert f'href="http://{LAN}:8000/">http://{LAN}:8000/</a>' in page
     assert 'class="qr-code qr-code-small"' in page
 
@@ -162,7 +163,7 @@ def test_a_phone_on_the_local_network_never_sees_a_debug_page(url, status):
     assert "no game 99" not in page
     assert "URLconf" not in page
     assert "DEBUG = True" not in page
-    assert "Go to the home page" in page  # the ordinary page, as production sends it
+    assert "Go to the home page" in text(page)  # the ordinary page, as production sends it
 
 
 @override_settings(DEBUG=True, ALLOWED_HOSTS=["localhost", LAN])
@@ -187,8 +188,8 @@ def test_a_phone_on_the_local_network_follows_the_missing_slash_redirect():
 def test_this_machine_still_gets_the_debug_pages(address):
     client = Client(raise_request_exception=False, REMOTE_ADDR=address)
 
-    assert "Using the URLconf defined in" in client.get("/no/such/page/").text
-    assert "a secret in a traceback" in client.get("/boom/").text
+    assert "Using the URLconf defined in" in text(client.get("/no/such/page/").text)
+    assert "a secret in a traceback" in text(client.get("/boom/").text)
 
 
 @override_settings(DEBUG=True, ALLOWED_HOSTS=["localhost", LAN])
@@ -200,8 +201,8 @@ def test_a_phone_posting_without_a_cookie_gets_the_apps_own_403_page():
     assert response.status_code == 403
     assert "CSRF_COOKIE" not in response.text
     assert "Reason given for failure" not in response.text
-    assert "The page was open too long" in response.text
-    assert "Go to the home page" in response.text
+    assert "The page was open too long" in text(response.text)
+    assert "Go to the home page" in text(response.text)
 
 
 @override_settings(DEBUG=True)
@@ -209,4 +210,4 @@ def test_this_machine_still_gets_djangos_help_on_a_refused_form():
     response = Client(enforce_csrf_checks=True).post("/accounts/login/", {"username": "mei"})
 
     assert response.status_code == 403
-    assert "Reason given for failure" in response.text
+    assert "Reason given for failure" in text(response.text)

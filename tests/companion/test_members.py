@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 
 from companion.models import Group, Membership, Player
 from tests.companion.conftest import PASSWORD
+from tests.reading import text, texts
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def test_it_makes_a_new_invite_link_and_the_old_one_stops_working(member, group,
 
     group.refresh_from_db()
     assert group.invite_token != old
-    assert "Made a new invite link: the old one no longer works." in response.text
+    assert "Made a new invite link: the old one no longer works." in text(response.text)
     assert f'value="http://testserver/join/{group.invite_token}/"' in response.text
     assert old not in response.text
     client.force_login(outsider)
@@ -60,7 +61,7 @@ def test_it_makes_a_new_share_link_and_the_old_one_stops_working(member, client,
 
     game.refresh_from_db()
     assert game.share_token != old
-    assert "Made a new share link: the old one no longer shows the game." in response.text
+    assert "Made a new share link: the old one no longer shows the game." in text(response.text)
     assert f'href="/watch/{game.share_token}/"' in response.text
     client.logout()
     assert client.get(f"/watch/{old}/").status_code == 404
@@ -105,7 +106,7 @@ def test_a_non_member_cannot_make_a_new_share_link(client, outsider, start_game)
 def test_it_lists_the_members_with_a_remove_button_for_the_others(member, client, group, jun):
     page = member.get(f"/groups/{group.pk}/").text
 
-    assert "mei (you)" in page
+    assert "mei (you)" in text(page)
     assert f'name="member" value="{jun.pk}"' in page
     assert 'aria-label="Remove jun"' in page
     assert 'aria-label="Remove mei"' not in page
@@ -125,7 +126,7 @@ def test_it_removes_a_member_who_then_cannot_see_the_group(member, client, group
 
     response = member.post(f"/groups/{group.pk}/members/remove/", {"member": jun.pk}, follow=True)
 
-    assert "jun is no longer a member of Thursday Tractor." in response.text
+    assert "jun is no longer a member of Thursday Tractor." in text(response.text)
     assert list(group.members.all()) == [group.members.get(username="mei")]
     players[1].refresh_from_db()
     assert players[1].user is None, "Jun stays on the roster, no longer linked to the account"
@@ -151,7 +152,7 @@ def test_it_names_a_member_it_cannot_remove(member, group, jun, value):
     assert response.status_code == 200
     assert (
         "Choose the member to remove." if not value else "That person is not a member of the group."
-    ) in response.text
+    ) in text(response.text)
     assert group.members.count() == 2
 
 
@@ -162,14 +163,14 @@ def test_it_does_not_remove_someone_from_another_group(member, group, outsider):
         f"/groups/{group.pk}/members/remove/", {"member": outsider.pk}, follow=True
     )
 
-    assert "That person is not a member of the group." in response.text
+    assert "That person is not a member of the group." in text(response.text)
     assert Membership.objects.filter(user=outsider).count() == 1
 
 
 def test_removing_yourself_is_leaving_and_asks_differently(member, group, user, jun):
     response = member.post(f"/groups/{group.pk}/members/remove/", {"member": user.pk}, follow=True)
 
-    assert "That person is not a member of the group." in response.text
+    assert "That person is not a member of the group." in text(response.text)
     assert group.members.filter(pk=user.pk).exists()
 
 
@@ -183,7 +184,7 @@ def test_a_member_leaves_the_group(member, group, user, jun, players):
     assert response.status_code == 302
     assert response["Location"] == "/"
     page = member.get("/").text
-    assert "You left Thursday Tractor." in page
+    assert "You left Thursday Tractor." in text(page)
     assert f'href="/groups/{group.pk}/"' not in page
     assert list(group.members.all()) == [jun]
     assert member.get(f"/groups/{group.pk}/").status_code == 404
@@ -194,13 +195,13 @@ def test_a_member_leaves_the_group(member, group, user, jun, players):
 
 def test_the_last_member_cannot_leave(member, group, user):
     page = member.get(f"/groups/{group.pk}/").text
-    assert "You are the only member: invite someone before you can leave the group." in page
+    assert "You are the only member: invite someone before you can leave the group." in text(page)
     assert 'value="leave"' not in page
 
     response = member.post(f"/groups/{group.pk}/leave/", follow=True)
 
     assert "You are the only member of Thursday Tractor: invite someone before you leave it." in (
-        response.text
+        text(response.text)
     )
     assert list(group.members.all()) == [user]
 
@@ -225,8 +226,8 @@ def test_it_retires_a_player_keeping_their_games(member, group, players, start_g
         f"/groups/{group.pk}/players/retire/", {"player": players[3].pk}, follow=True
     )
 
-    assert "Hao is retired: their games stay in the history." in response.text
-    assert ">Hao</li>" not in response.text, "not among those playing"
+    assert "Hao is retired: their games stay in the history." in text(response.text)
+    assert "Hao" not in texts(response, "li", within="#players"), "not among those playing"
     assert '<span class="text-body-secondary">Hao</span>' in response.text
     assert 'aria-label="Bring Hao back"' in response.text
     players[3].refresh_from_db()
@@ -250,10 +251,10 @@ def test_a_retired_player_is_not_offered_for_a_new_game(member, group, players):
     )
 
     assert f'<option value="{players[3].pk}">Hao</option>' not in page
-    assert ">Hao<" not in page
+    assert "Hao" not in text(page)
     assert f'<option value="{players[2].pk}">Lin</option>' in page
     assert response.status_code == 200
-    assert "Select a valid choice." in response.text
+    assert "Select a valid choice." in text(response.text)
     assert not group.games.exists()
 
 
@@ -264,8 +265,8 @@ def test_it_brings_a_retired_player_back(member, group, players):
         f"/groups/{group.pk}/players/bring-back/", {"player": players[3].pk}, follow=True
     )
 
-    assert "Hao is back on the roster." in response.text
-    assert ">Hao</li>" in response.text
+    assert "Hao is back on the roster." in text(response.text)
+    assert "Hao" in texts(response, "li", within="#players")
     players[3].refresh_from_db()
     assert not players[3].retired
     page = member.get(f"/groups/{group.pk}/games/new/").text
@@ -282,7 +283,7 @@ def test_it_retires_a_player_in_place_for_htmx(member, group, players):
     assert response.text.lstrip().startswith('<section class="mb-4" id="roster"')
     assert "<html" not in response.text
     assert 'aria-label="Bring Jun back"' in response.text
-    assert ">Jun</li>" not in response.text
+    assert "Jun" not in texts(response, "li", within="#players")
     assert Player.objects.get(name="Jun").retired
     assert "is retired" not in member.get(f"/groups/{group.pk}/").text, "no stale message later"
 
@@ -291,7 +292,7 @@ def test_it_retires_a_player_in_place_for_htmx(member, group, players):
 def test_it_names_a_player_it_cannot_retire(member, group, players, value):
     response = member.post(f"/groups/{group.pk}/players/retire/", {"player": value}, follow=True)
 
-    assert "Choose a player on the roster to retire." in response.text
+    assert "Choose a player on the roster to retire." in text(response.text)
     assert not group.players.filter(retired=True).exists()
 
 
@@ -300,7 +301,7 @@ def test_it_shows_why_it_cannot_retire_in_place_for_htmx(member, group, players)
         f"/groups/{group.pk}/players/retire/", {"player": ""}, headers={"HX-Request": "true"}
     )
 
-    assert "Choose a player on the roster to retire." in response.text
+    assert "Choose a player on the roster to retire." in text(response.text)
     assert 'class="form-select is-invalid"' in response.text
     assert '<details class="mt-2" open>' in response.text
 
@@ -319,7 +320,7 @@ def test_bringing_back_a_player_who_is_not_retired_says_so(member, group, player
         f"/groups/{group.pk}/players/bring-back/", {"player": players[0].pk}, follow=True
     )
 
-    assert "Choose a retired player to bring back." in response.text
+    assert "Choose a retired player to bring back." in text(response.text)
     assert not group.players.filter(retired=True).exists()
 
 
@@ -328,7 +329,7 @@ def test_adding_a_retired_players_name_suggests_bringing_them_back(member, group
 
     response = member.post(f"/groups/{group.pk}/", {"name": "hao"})
 
-    assert "Hao is retired: bring them back instead." in response.text
+    assert "Hao is retired: bring them back instead." in text(response.text)
     assert group.players.count() == 4
 
 
@@ -338,5 +339,5 @@ def test_the_roster_says_so_when_everyone_is_retired(member, group, players):
 
     page = member.get(f"/groups/{group.pk}/").text
 
-    assert "Everyone on the roster is retired: bring someone back or add a player." in page
+    assert "Everyone on the roster is retired: bring someone back or add a player." in text(page)
     assert "Retire a player" not in page

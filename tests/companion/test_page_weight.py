@@ -10,7 +10,6 @@ import importlib.util
 import os
 import posixpath
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 from unittest import mock
 
@@ -21,6 +20,8 @@ from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.urls import reverse
+
+from tests.reading import parse
 
 BUDGET = 80 * 1024
 ONE_YEAR = 365 * 24 * 60 * 60
@@ -58,22 +59,19 @@ def production(tmp_path_factory):
         yield root
 
 
-class References(HTMLParser):
+# The links whose address the browser loads with the page.
+LOADED_LINKS = {"stylesheet", "icon", "preload", "modulepreload", "manifest"}
+
+
+def references(page: str) -> list[str]:
     """The URLs of the stylesheets, scripts, icons and images a page makes the browser load."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = dict(attrs)
-        if tag == "link" and attributes.get("href"):
-            if {"stylesheet", "icon", "preload", "modulepreload", "manifest"} & set(
-                (attributes.get("rel") or "").split()
-            ):
-                self.urls.append(attributes["href"])
-        elif tag in ("script", "img", "source") and attributes.get("src"):
-            self.urls.append(attributes["src"])
+    urls = []
+    for element in parse(page).walk():
+        if element.tag == "link" and LOADED_LINKS & set(element.attrs.get("rel", "").split()):
+            urls.append(element.attrs.get("href", ""))
+        elif element.tag in ("script", "img", "source"):
+            urls.append(element.attrs.get("src", ""))
+    return [url for url in urls if url]
 
 
 def body(response: HttpResponse) -> bytes:
@@ -105,9 +103,7 @@ def first_load(client: Client, url: str) -> dict[str, tuple[HttpResponse, bytes]
         response = client.get(address, headers={"accept-encoding": ACCEPT_ENCODING})
         loaded[address] = response, body(response)
         if address == url:
-            parser = References()
-            parser.feed(decoded(*loaded[address]))
-            queue += parser.urls
+            queue += references(decoded(*loaded[address]))
         elif address.endswith(".css"):
             folder = address.rsplit("/", 1)[0]
             queue += [

@@ -12,7 +12,6 @@ from __future__ import annotations
 import enum
 import re
 from functools import cache
-from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
@@ -28,40 +27,11 @@ import scoring
 from companion.forms import choices as form_choices
 from companion.models import GroupAction, GroupChange, Player
 from tests.companion.hands import held_form
+from tests.reading import shown_words
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 MORE = ("Wei", "Yan", "Zhao", "Ed")
-# What a page shows a player besides its text: the words of these attributes.
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]|\{\w*\}")
-SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "data-confirm"}
-
-
-class ShownText(HTMLParser):
-    """The text a page shows: its text outside scripts and styles, and its shown attributes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in {"script", "style", "template"}:
-            self.hidden += 1
-        self.texts += [value for name, value in attrs if name in SHOWN_ATTRIBUTES and value]
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in {"script", "style", "template"}:
-            self.hidden -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self.hidden:
-            self.texts.append(data)
-
-
-def shown(page: str) -> str:
-    parser = ShownText()
-    parser.feed(page)
-    return "\n".join(parser.texts)
 
 
 def stored_choices() -> list[tuple[object, object]]:
@@ -199,7 +169,7 @@ def test_no_page_shows_a_stored_value_where_a_player_s_word_belongs(member, ever
         response = member.get(url)
         assert response.status_code == 200, url
         assert response.headers["Content-Language"] == language
-        if values := found(raw, shown(response.text)):
+        if values := found(raw, shown_words(response.text)):
             seen[url] = values
 
     assert seen == {}
@@ -210,11 +180,14 @@ def test_the_raw_values_are_found_where_they_are_written():
     raw = raw_values("fr")
     page = "<p>Les declarers (find-a-friend) : opponent_points None, Side.DECLARERS</p>"
 
-    assert found(raw, shown(page)) == [
+    assert found(raw, shown_words(page)) == [
         "DECLARERS",
         "None",
         "declarers",
         "find-a-friend",
         "opponent_points",
     ]
-    assert found(raw, shown("<p>Les preneurs ; <span title='Trouver l’ami'>ami</span></p>")) == []
+    assert (
+        found(raw, shown_words("<p>Les preneurs ; <span title='Trouver l’ami'>ami</span></p>"))
+        == []
+    )

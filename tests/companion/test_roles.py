@@ -17,6 +17,7 @@ from companion.models import Group, Membership, ScoringTable
 from scoring.rules import STANDARD
 from tests.companion.conftest import PASSWORD
 from tests.companion.test_tables import table_data
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -66,8 +67,8 @@ def test_whoever_makes_a_group_is_its_admin(member, user):
 
     group = Group.objects.get(name="Friday Tractor")
     assert group.membership_set.get().role == "admin"
-    assert "Admin: mei" in response.text
-    assert "mei made the group Friday Tractor." in member.get(f"/groups/{group.pk}/log/").text
+    assert "Admin: mei" in text(response.text)
+    assert "mei made the group Friday Tractor." in text(member.get(f"/groups/{group.pk}/log/").text)
 
 
 # What a non-admin might post, and where.
@@ -127,7 +128,7 @@ def test_a_member_who_is_not_an_admin_sees_who_the_admins_are_and_no_admin_contr
 
     page = juns_phone.get(f"/groups/{group.pk}/").text
 
-    assert "Admin: mei" in page
+    assert "Admin: mei" in text(page)
     assert '<span class="badge text-bg-secondary">admin</span>' in page
     for control in (
         f'action="/groups/{group.pk}/rename/"',
@@ -141,7 +142,7 @@ def test_a_member_who_is_not_an_admin_sees_who_the_admins_are_and_no_admin_contr
         f"/groups/{group.pk}/tables/{house_table.pk}/",
     ):
         assert control not in page, control
-    assert "The group does not ask for hands to be confirmed; its admins choose." in page
+    assert "The group does not ask for hands to be confirmed; its admins choose." in text(page)
     assert 'id="invite-url"' in page, "every member passes the invite on"
     assert f'action="/groups/{group.pk}/leave/"' in page
     assert "House" in page
@@ -189,8 +190,8 @@ def test_an_admin_makes_another_admin_who_can_then_steer(member, juns_phone, gro
         f"/groups/{group.pk}/members/admin/", {"member": jun.pk, "admin": "yes"}, follow=True
     )
 
-    assert "jun is an admin of Thursday Tractor." in response.text
-    assert "Admins: mei and jun" in response.text
+    assert "jun is an admin of Thursday Tractor." in text(response.text)
+    assert "Admins: mei and jun" in text(response.text)
     juns_phone.post(f"/groups/{group.pk}/rename/", {"group-name": "Jun's Tractor"})
     group.refresh_from_db()
     assert group.name == "Jun's Tractor"
@@ -205,7 +206,7 @@ def test_an_admin_may_demote_or_remove_another_admin(member, group, user, jun, o
         f"/groups/{group.pk}/members/remove/", {"member": outsider.pk}, follow=True
     )
 
-    assert "zoe is no longer a member of Thursday Tractor." in response.text
+    assert "zoe is no longer a member of Thursday Tractor." in text(response.text)
     assert dict(group.membership_set.values_list("user__username", "role")) == {
         "mei": "admin",
         "jun": "member",
@@ -225,7 +226,7 @@ def test_the_last_admin_cannot_step_down(member, group, user, jun):
     )
 
     assert "You are the only admin: make another member an admin before you step down." in (
-        response.text
+        text(response.text)
     )
     assert group.is_admin(user)
     assert not group.changes.exists()
@@ -239,7 +240,7 @@ def test_the_last_admin_cannot_leave_while_others_remain(member, group, user, ju
 
     assert (
         "You are the only admin of Thursday Tractor: make another member an admin before you"
-        " leave it." in response.text
+        " leave it." in text(response.text)
     )
     assert group.members.filter(pk=user.pk).exists()
     assert group.is_admin(user)
@@ -247,14 +248,14 @@ def test_the_last_admin_cannot_leave_while_others_remain(member, group, user, ju
 
 def test_an_admin_steps_down_when_another_admin_remains(member, group, user, jun):
     group.make_admin(jun, by=user)
-    assert "Step down as admin" in member.get(f"/groups/{group.pk}/").text
+    assert "Step down as admin" in text(member.get(f"/groups/{group.pk}/").text)
 
     response = member.post(
         f"/groups/{group.pk}/members/admin/", {"member": user.pk, "admin": "no"}, follow=True
     )
 
-    assert "You are no longer an admin of Thursday Tractor." in response.text
-    assert "Admin: jun" in response.text
+    assert "You are no longer an admin of Thursday Tractor." in text(response.text)
+    assert "Admin: jun" in text(response.text)
     assert not group.is_admin(user)
     assert f'action="/groups/{group.pk}/rename/"' not in response.text
 
@@ -353,11 +354,11 @@ def test_the_group_log_is_paged(member, group, user):
     second = member.get(f"/groups/{group.pk}/log/?page=2").text
 
     assert first.count('<li class="border-bottom py-2">') == 50
-    assert "mei renamed the group Tractor 58 to Tractor 59." in first
-    assert "Page 1 of 2" in first
+    assert "mei renamed the group Tractor 58 to Tractor 59." in text(first)
+    assert "Page 1 of 2" in text(first)
     assert 'href="?page=2"' in first
     assert second.count('<li class="border-bottom py-2">') == 10
-    assert "mei renamed the group Thursday Tractor to Tractor 0." in second
+    assert "mei renamed the group Thursday Tractor to Tractor 0." in text(second)
 
 
 def test_only_members_read_the_group_log(client, group, outsider):

@@ -15,6 +15,7 @@ from companion.models import Game, GameSummary, Group, Hand
 from companion.scoreboard import HANDS_SHOWN
 from scoring import Rank
 from scoring.cli import judge_request
+from tests.reading import elements, text
 
 pytestmark = pytest.mark.django_db
 
@@ -76,8 +77,10 @@ def swapped(page: str) -> list[int]:
 
 
 def added(page: str) -> list[int]:
-    wrapper = re.search(r'<ol hx-swap-oob="afterbegin:#hands">(.*?)</ol>', page, re.S)
-    return rows(wrapper.group(1)) if wrapper else []
+    """The rows a poll puts on top of those the phone shows."""
+    wrappers = elements(page, 'ol[hx-swap-oob="afterbegin:#hands"]')
+    found = [row for wrapper in wrappers for row in elements(wrapper, "li.hand-row")]
+    return [int(row.attrs["id"].removeprefix("hand-")) for row in found]
 
 
 def removed(page: str) -> list[int]:
@@ -88,7 +91,7 @@ def test_it_shows_the_latest_hands_and_a_link_to_the_earlier_ones(client, long_g
     page = client.get(long_game.get_absolute_url()).text
 
     assert rows(page) == list(range(20, 20 - HANDS_SHOWN, -1))
-    assert "Show hands 1 to 8" in page
+    assert "Show hands 1 to 8" in text(page)
     assert f'href="{long_game.get_absolute_url()}?before=9"' in page
 
 
@@ -96,10 +99,10 @@ def test_the_earlier_hands_open_without_javascript(client, long_game):
     page = client.get(long_game.get_absolute_url(), {"before": 9}).text
 
     assert rows(page) == list(range(8, 0, -1))
-    assert "Back to the scoreboard" in page
+    assert "Back to the scoreboard" in text(page)
     assert "Show hand" not in page  # hand 1 is on this page: nothing earlier
-    assert "#1 · Mei at 2 · No trump" in page
-    assert "Opponents 80 points. In the 80+ band, the opponents take the deal" in page
+    assert "#1 · Mei at 2 · No trump" in text(page)
+    assert "Opponents 80 points. In the 80+ band, the opponents take the deal" in text(page)
     assert "scoreboard-poll" not in page  # a page of the past: nothing to watch
 
 
@@ -118,7 +121,7 @@ def test_it_pages_back_through_a_game_longer_than_two_pages(client, member, star
     first = client.get(game.get_absolute_url(), {"before": 19}, headers=HTMX).text
 
     assert rows(first) == list(range(18, 6, -1))
-    assert "Show hands 1 to 6" in first
+    assert "Show hands 1 to 6" in text(first)
     assert "?before=7" in first
 
 
@@ -137,7 +140,7 @@ def test_the_rows_read_from_the_stored_summary_say_what_a_replay_says(
         return re.sub(r"[A-Za-z0-9]{64}", "(a CSRF token, masked afresh each time)", page)
 
     assert [board(page) for page in resumed] == [board(page) for page in replayed]
-    assert "The level race from hand 19 to hand 30" in resumed[0]
+    assert "The level race from hand 19 to hand 30" in text(resumed[0])
 
 
 @pytest.mark.parametrize("watching", [False, True])
@@ -223,7 +226,7 @@ def test_a_change_makes_the_board_again(client, long_game, user):
 
     page = client.get(long_game.get_absolute_url()).text
 
-    assert "Opponents 100 points. In the 80+ band, the opponents take the deal" in page
+    assert "Opponents 100 points. In the 80+ band, the opponents take the deal" in text(page)
 
 
 def test_a_poll_with_nothing_new_costs_one_query_and_sends_nothing(
@@ -263,7 +266,9 @@ def test_a_poll_after_an_edit_sends_the_rows_from_the_edited_hand_on(client, lon
 
     assert swapped(every_row.text) == list(range(3, 21))
     assert added(every_row.text) == removed(every_row.text) == []
-    assert "Opponents 100 points. In the 80+ band, the opponents take the deal" in every_row.text
+    assert "Opponents 100 points. In the 80+ band, the opponents take the deal" in text(
+        every_row.text
+    )
     assert 'id="scoreboard-summary" hx-swap-oob="true"' in every_row.text
     assert swapped(shown_rows.text) == list(range(9, 21))
 
@@ -296,7 +301,7 @@ def test_a_poll_after_deleting_a_middle_hand_renumbers_the_rows_after_it(
 
     assert swapped(response.text) == [2, 3, 4]
     assert removed(response.text) == [5]
-    assert "#2 · Mei at 3 · No trump" in response.text  # hand 3 as it was, now the second
+    assert "#2 · Mei at 3 · No trump" in text(response.text)  # hand 3 as it was, now the second
 
 
 def test_a_scorekeeper_s_poll_sends_the_undo_for_the_new_last_hand(client, long_game, user):
@@ -321,7 +326,7 @@ def test_a_new_precedent_sends_the_whole_scoreboard(client, member, long_game, u
     assert response["HX-Retarget"] == "#scoreboard"
     assert response["HX-Reswap"] == "outerHTML"
     assert response.text.lstrip().startswith('<section id="scoreboard"')
-    assert "1 precedent" in response.text
+    assert "1 precedent" in text(response.text)
     assert rows(response.text)[0] == 20
 
 

@@ -1,15 +1,10 @@
 from __future__ import annotations
 
-import re
-
 import pytest
 
+from tests.reading import text
+
 URL = "/settle/"
-
-
-def read(page: str) -> str:
-    """The page's words without their markup."""
-    return " ".join(re.sub(r"<[^>]*>", " ", page).split())
 
 
 KAWU_HAND = {
@@ -27,7 +22,7 @@ def test_it_shows_an_empty_form(client):
     response = client.get(URL)
 
     assert response.status_code == 200
-    assert "Score a hand" in response.text
+    assert "Score a hand" in text(response.text)
     assert 'id="settlement"' in response.text
 
 
@@ -38,7 +33,7 @@ def test_it_settles_a_hand_and_explains_it(client):
     assert (
         "Opponents 65 + kitty 20 × 4 = 145 points. "
         "In the 120–155 band, the opponents take the deal and climb 1 level"
-    ) in read(response.text)
+    ) in text(response.text)
 
 
 def test_it_answers_htmx_with_the_settlement_fragment_only(client):
@@ -47,7 +42,7 @@ def test_it_answers_htmx_with_the_settlement_fragment_only(client):
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<section id="settlement"')
     assert "<form" not in response.text
-    assert "take the deal and climb 1" in response.text
+    assert "take the deal and climb 1" in text(response.text)
 
 
 def test_it_scales_the_table_with_the_decks(client):
@@ -56,7 +51,7 @@ def test_it_scales_the_table_with_the_decks(client):
     # Three decks: the take-over band 80–115 becomes 120–175.
     assert (
         "Opponents 65 + kitty 20 × 4 = 145 points. In the 120–175 band, the opponents take the deal"
-    ) in read(response.text)
+    ) in text(response.text)
 
 
 def test_a_short_handed_side_that_holds_climbs_one_more(client):
@@ -67,7 +62,7 @@ def test_a_short_handed_side_that_holds_climbs_one_more(client):
     assert (
         "Opponents 30 + kitty 0 × 4 = 30 points. "
         "In the 5–35 band, the declarers climb 3 levels, one more"
-    ) in read(response.text)
+    ) in text(response.text)
 
 
 @pytest.mark.parametrize(
@@ -75,20 +70,19 @@ def test_a_short_handed_side_that_holds_climbs_one_more(client):
     [
         (
             {"opponent_points": "63"},
-            "The opponents&#x27; points must be a multiple of 5 between 0 and 200; 63 is not.",
+            "The opponents' points must be a multiple of 5 between 0 and 200; 63 is not.",
         ),
         (
             {"kitty_points": "85"},
-            "The kitty&#x27;s points must be a multiple of 5 between 0 and 80; 85 is not.",
+            "The kitty's points must be a multiple of 5 between 0 and 80; 85 is not.",
         ),
         (
             {"opponent_points": "150", "kitty_points": "60"},
-            "The opponents&#x27; 150 points and the kitty&#x27;s 60 make 210, more than the 200 "
-            "in 2 decks.",
+            "The opponents' 150 points and the kitty's 60 make 210, more than the 200 in 2 decks.",
         ),
         (
             {"opponent_points": "350", "decks": "3", "players": "6"},
-            "The opponents&#x27; points must be a multiple of 5 between 0 and 300; 350 is not.",
+            "The opponents' points must be a multiple of 5 between 0 and 300; 350 is not.",
         ),
         (
             {"last_trick_format": "throw", "last_trick_cards": "5"},
@@ -111,7 +105,7 @@ def test_it_names_the_problem_beside_the_field_and_keeps_the_input(client, chang
     response = client.get(URL, {**KAWU_HAND, **change})
 
     assert response.status_code == 200
-    assert message in response.text
+    assert message in text(response.text)
     for name, value in change.items():
         if name not in ("declarers_level", "decks", "players"):
             assert f'value="{value}"' in response.text

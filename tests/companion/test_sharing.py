@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.reading import text
+
 pytestmark = pytest.mark.django_db
 
 
@@ -13,7 +15,9 @@ def test_the_game_page_says_what_its_share_link_shows(member, start_game):
 
     page = member.get(game.get_absolute_url()).text
 
-    assert "Anyone with this link sees the live scoreboard, read-only, without an account." in page
+    assert "Anyone with this link sees the live scoreboard, read-only, without an account." in text(
+        page
+    )
     assert (
         f'id="share-url" type="text" readonly value="http://testserver/watch/{game.share_token}/"'
         in page

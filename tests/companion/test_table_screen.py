@@ -13,6 +13,7 @@ from hands import HELD_FIELDS, held_form
 
 from companion.models import Game
 from scoring import Rank, Suit, TrumpRule
+from tests.reading import elements, text
 
 pytestmark = pytest.mark.django_db
 
@@ -21,17 +22,14 @@ HTMX = {"HX-Request": "true"}
 
 def screen(client, game: Game, **query) -> str:
     """The table screen as it reads: its text, without the markup."""
-    return read(client.get(f"/watch/{game.share_token}/table/", query).text)
-
-
-def read(page: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)).strip()
+    return text(client.get(f"/watch/{game.share_token}/table/", query).text)
 
 
 def glyphs(client, game: Game) -> dict[str, str]:
     """The large signs on the table screen, by what they say: the level and the trump."""
     page = client.get(f"/watch/{game.share_token}/table/").text
-    return dict(re.findall(r'id="screen-(level|trump)">([^<]*)<', page))
+    signs = {sign: elements(page, f"#screen-{sign}") for sign in ("level", "trump")}
+    return {sign: text(found[0]) for sign, found in signs.items() if found}
 
 
 def declare(client, game: Game, trump: str, hand: int = 1, **headers):
@@ -72,13 +70,13 @@ def test_it_opens_by_the_share_link_without_an_account(client, start_game):
     response = client.get(f"/watch/{game.share_token}/table/")
 
     assert response.status_code == 200
-    text = read(response.text)
-    assert "Thursday Tractor Hand 1" in text
+    said = text(response.text)
+    assert "Thursday Tractor Hand 1" in said
     assert glyphs(client, game) == {"level": "2"}
-    assert "Whoever wins the bid declares." in text
-    assert "Trump not declared yet." in text
-    assert "Mei &amp; Lin 2 Jun &amp; Hao 2" in text
-    assert "Kitty: 8 cards" in text
+    assert "Whoever wins the bid declares." in said
+    assert "Trump not declared yet." in said
+    assert "Mei & Lin 2 Jun & Hao 2" in said
+    assert "Kitty: 8 cards" in said
 
 
 def test_it_offers_nothing_that_changes_anything(client, member, start_game, user):
@@ -108,20 +106,20 @@ def test_it_shows_the_trump_the_game_fixes(client, start_game):
 
     assert glyphs(client, rotating) == {"level": "2", "trump": "♥"}
     assert glyphs(client, never) == {"level": "2", "trump": "NT"}
-    assert "Mei declares." in screen(client, never)  # nobody bids: Mei starts hand 1
+    assert "Mei declares." in text(screen(client, never))  # nobody bids: Mei starts hand 1
 
 
 def test_it_shows_the_last_hand_in_one_sentence_and_who_declares(client, member, start_game):
     game = start_game()
     record(member, game)
 
-    text = screen(client, game)
+    said = text(screen(client, game))
 
     assert (
-        "Hand 1, Mei declaring: the declarers held the opponents to 45 and climbed 1 level." in text
+        "Hand 1, Mei declaring: the declarers held the opponents to 45 and climbed 1 level." in said
     )
-    assert "Mei or Lin may declare: Lin by turn." in text
-    assert "Mei &amp; Lin 3 Jun &amp; Hao 2" in text
+    assert "Mei or Lin may declare: Lin by turn." in said
+    assert "Mei & Lin 3 Jun & Hao 2" in said
     assert glyphs(client, game) == {"level": "3"}
 
 
@@ -169,7 +167,7 @@ def test_the_tap_answers_htmx_with_the_buttons_pressed(member, start_game):
     page = declare(member, game, "H", **HTMX).text
 
     assert 'id="trump-declared"' in page
-    assert "Trump declared for hand 1" in page
+    assert "Trump declared for hand 1" in text(page)
     assert re.findall(r'value="(\w+)" aria-pressed="true"', page) == ["H"]
     assert "<html" not in page
 
@@ -180,7 +178,7 @@ def test_the_game_page_offers_the_tap_only_where_trump_is_bid(member, start_game
 
     page = member.get(bid.get_absolute_url()).text
 
-    assert "Trump declared for hand 1" in page
+    assert "Trump declared for hand 1" in text(page)
     assert re.findall(r'name="trump" value="(\w+)"', page) == ["S", "H", "C", "D", "NT"]
     assert f'href="/watch/{bid.share_token}/table/"' in page
     assert "Trump declared" not in member.get(fixed.get_absolute_url()).text
@@ -202,12 +200,12 @@ def test_it_says_who_won_once_the_game_is_over(client, member, start_game, user)
     game = start_game(levels=[Rank.ACE, Rank.TWO, Rank.ACE, Rank.TWO], first_declarer=0)
     game.record_hand(HELD_FIELDS, version=game.version, request_key="", by=user)
 
-    text = screen(client, game)
+    said = text(screen(client, game))
 
-    assert "Mei &amp; Lin win the game after 1 hand." in text
+    assert "Mei & Lin win the game after 1 hand." in said
     assert glyphs(client, game) == {}
-    assert "Hand 1, Mei declaring: the declarers held the opponents to 45 and won the game." in text
-    assert "declares." not in text and "may declare" not in text and "Kitty" not in text
+    assert "Hand 1, Mei declaring: the declarers held the opponents to 45 and won the game." in said
+    assert "declares." not in said and "may declare" not in said and "Kitty" not in said
     assert "Trump declared" not in member.get(game.get_absolute_url()).text
 
 
@@ -217,7 +215,7 @@ def test_the_watch_page_links_the_table_screen(client, start_game):
     page = client.get(f"/watch/{game.share_token}/").text
 
     assert f'href="/watch/{game.share_token}/table/"' in page
-    assert "Trump declared" not in page
+    assert "Trump declared" not in text(page)
 
 
 def test_saving_the_hand_clears_its_declared_trump(client, member, start_game):
@@ -229,9 +227,9 @@ def test_saving_the_hand_clears_its_declared_trump(client, member, start_game):
     game.refresh_from_db()
     assert (game.trump_declared, game.trump_declared_for) == ("", None)
     assert glyphs(client, game) == {"level": "3"}
-    assert "Trump not declared yet." in screen(client, game)
+    assert "Trump not declared yet." in text(screen(client, game))
     assert checked_trump(new_hand_page(member, game)) == []
-    assert "Trump declared for hand 2" in member.get(game.get_absolute_url()).text
+    assert "Trump declared for hand 2" in text(member.get(game.get_absolute_url()).text)
 
 
 def test_a_trump_for_a_hand_recorded_meanwhile_is_refused(client, member, start_game):
@@ -254,7 +252,7 @@ def test_a_game_that_fixes_its_trump_takes_no_declared_trump(member, start_game)
 
     response = declare(member, game, "S", **HTMX)
 
-    assert "This game fixes each hand&#x27;s trump: nobody declares one." in response.text
+    assert "This game fixes each hand's trump: nobody declares one." in text(response.text)
     game.refresh_from_db()
     assert game.trump_declared == ""
     # Nor can anything else store one: the database holds the rule.
@@ -324,7 +322,7 @@ def test_a_poll_costs_the_same_at_hand_3_and_at_hand_30(client, start_game, user
         with CaptureQueriesContext(connection) as queries:
             response = client.get(f"/watch/{game.share_token}/table/", {"since": 0}, headers=HTMX)
         assert response.status_code == 200
-        assert f"Hand {hands + 1}" in read(response.text)
+        assert f"Hand {hands + 1}" in text(response.text)
         costs.append(len(queries))
 
     # The game, its seats, its last hand and the levels before it.
@@ -332,23 +330,23 @@ def test_a_poll_costs_the_same_at_hand_3_and_at_hand_30(client, start_game, user
 
 
 def test_it_shows_every_player_at_a_find_a_friend_table(client, member, friends_game):
-    text = screen(client, friends_game)
+    said = text(screen(client, friends_game))
 
-    assert "Thursday Tractor Hand 4" in text
+    assert "Thursday Tractor Hand 4" in said
     for name in ("Mei", "Jun", "Lin", "Hao", "Wei", "Yan"):
-        assert re.search(rf"{name} [2-9JQKA]", text), name
-    assert "Kitty: 6 cards" in text
-    assert "Hand 3, Hao declaring: the declarers held the opponents to 95" in text
+        assert re.search(rf"{name} [2-9JQKA]", said), name
+    assert "Kitty: 6 cards" in said
+    assert "Hand 3, Hao declaring: the declarers held the opponents to 95" in said
 
     declare(member, friends_game, "C", hand=4)
     assert glyphs(client, friends_game)["trump"] == "♣"
 
 
 def test_it_shows_an_eight_player_table_in_pairs(client, pairs_game):
-    text = screen(client, pairs_game)
+    said = text(screen(client, pairs_game))
 
     assert glyphs(client, pairs_game) == {"level": "4", "trump": "♥"}  # spades, hearts in turn
-    assert "Mei &amp; Lin" not in text  # pairs sit opposite
-    assert "Lin &amp; Kai 4" in text
-    assert "Jun &amp; Yan 3" in text
-    assert "Kitty: 8 cards" in text
+    assert "Mei & Lin" not in said  # pairs sit opposite
+    assert "Lin & Kai 4" in said
+    assert "Jun & Yan 3" in said
+    assert "Kitty: 8 cards" in said

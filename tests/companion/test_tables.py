@@ -8,6 +8,7 @@ import pytest
 
 from companion.models import Game, ScoringTable
 from scoring import PRESETS, get_rules
+from tests.reading import text
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +94,7 @@ def test_it_saves_the_table_as_scoring_json(member, group, url):
     assert rules.game_end.value == "past-ace"
     assert rules.starter.value == "rotate"
     assert table.rules_json == rules.to_json()
-    assert "Saved the table Thursday rules." in member.get(response["Location"]).text
+    assert "Saved the table Thursday rules." in text(member.get(response["Location"]).text)
 
 
 def test_it_names_the_band_with_a_gap_on_its_row(member, url):
@@ -103,7 +104,7 @@ def test_it_names_the_band_with_a_gap_on_its_row(member, url):
     response = member.post(url, table_data(rows))
 
     assert response.status_code == 200
-    assert "Band 3 leaves a gap: no band holds 35." in response.text
+    assert "Band 3 leaves a gap: no band holds 35." in text(response.text)
     assert 'name="band-1-high" value="30"' in response.text
     assert not ScoringTable.objects.exists()
 
@@ -115,7 +116,7 @@ def test_it_shows_a_table_wide_problem_above_the_form(member, url):
     response = member.post(url, table_data(rows))
 
     assert response.status_code == 200
-    assert "The last band must have no upper end: no band holds 200 or more." in response.text
+    assert "The last band must have no upper end: no band holds 200 or more." in text(response.text)
     assert not ScoringTable.objects.exists()
 
 
@@ -123,7 +124,9 @@ def test_it_explains_a_kitty_rule_that_cannot_score_throws(member, url):
     response = member.post(url, table_data(kitty="per-pair", throws="on"))
 
     assert response.status_code == 200
-    assert "The kitty rule that doubles per pair has no multiplier for a throw" in response.text
+    assert "The kitty rule that doubles per pair has no multiplier for a throw" in text(
+        response.text
+    )
 
 
 @pytest.mark.parametrize(
@@ -166,7 +169,7 @@ def test_it_refuses_a_second_table_of_the_same_name(member, url, table):
     response = member.post(url, table_data(name="House"))
 
     assert response.status_code == 200
-    assert "The group already has a table called House." in response.text
+    assert "The group already has a table called House." in text(response.text)
     assert ScoringTable.objects.count() == 1
 
 
@@ -250,7 +253,7 @@ def test_it_previews_a_band_that_climbs_every_40(member, url):
     response = member.post(url, {**table_data(), "preview": "1"}, headers={"HX-Request": "true"})
 
     assert '<span class="range">120+</span><span class="climb">+1…</span>' in response.text
-    assert "and one more for every 40 more" in response.text
+    assert "and one more for every 40 more" in text(response.text)
 
 
 def test_it_previews_what_is_wrong_while_typing(member, url):
@@ -262,7 +265,7 @@ def test_it_previews_what_is_wrong_while_typing(member, url):
     )
 
     assert response.status_code == 200
-    assert "Band 3 leaves a gap: no band holds 35." in response.text
+    assert "Band 3 leaves a gap: no band holds 35." in text(response.text)
     assert '<span class="range">5–30</span>' in response.text
 
 
