@@ -65,6 +65,17 @@ def immediate_tasks() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def language_of_the_site() -> Iterator[None]:
+    """Each test starts in the site's language: a request's language stays active in its
+    thread after the answer (LocaleMiddleware sets it and nothing unsets it), so a test that
+    read a page in Chinese would otherwise make the next test in the same worker speak it."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).is_file():
