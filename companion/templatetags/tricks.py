@@ -27,8 +27,9 @@ def card(code: str) -> str:
 
 @register.filter
 def cards(codes: list[str]) -> str:
-    """The cards of a verdict as labels, for a sentence that names them."""
-    return format_html_join("", "{}", ((card(code),) for code in codes))
+    """The cards of a verdict as labels, for a sentence that names them: a space apart, so a
+    screen reader and the page's text say "9♥ K♥", not "9♥K♥"."""
+    return format_html_join(" ", "{}", ((card(code),) for code in codes))
 
 
 @register.filter

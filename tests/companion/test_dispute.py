@@ -112,9 +112,9 @@ def test_it_judges_the_contract_s_example_trick_for_anyone(client):
     verdict = text(response.text, "#verdict")
     assert "P3 wins the trick 20 points" in verdict
     assert "P1 led a pair in trumps." in verdict
-    assert "P2 9♥K♥ ✗ Illegal: P2 held the pair 7H 7H in trumps and had to play it" in verdict
-    assert "P1 5♥5♥ ✓ Legal" in verdict
-    assert "P4 2♣3♣ Not checked: their hand was not given" in verdict
+    assert "P2 9♥ K♥ ✗ Illegal: P2 held the pair 7H 7H in trumps and had to play it" in verdict
+    assert "P1 5♥ 5♥ ✓ Legal" in verdict
+    assert "P4 2♣ 3♣ Not checked: their hand was not given" in verdict
     assert "Save the verdict" not in verdict
 
 
@@ -176,7 +176,7 @@ def test_eight_players_with_four_decks_have_every_play_judged(client):
     assert texts(page, "li.verdict-play") == [
         f"P{seat + 1} {cards} Not checked: their hand was not given"
         for seat, cards in enumerate(
-            ["9♥9♥", "K♥K♥", "A♥A♥", "A♥A♥", "2♠2♠", "3♥4♥", "BJBJ", "5♥5♥"]
+            ["9♥ 9♥", "K♥ K♥", "A♥ A♥", "A♥ A♥", "2♠ 2♠", "3♥ 4♥", "BJ BJ", "5♥ 5♥"]
         )
     ]
     assert 'data-decks="4"' in page
@@ -282,7 +282,7 @@ def test_a_failed_throw_shows_who_beats_it_what_to_lead_and_the_penalty(client):
     )
 
     verdict = text(response.text, "#verdict")
-    assert "P1's throw fails P2 can beat it: P1 leads Q♥Q♥ instead. Penalty: 10 points." in verdict
+    assert "P1's throw fails P2 can beat it: P1 leads Q♥ Q♥ instead. Penalty: 10 points." in verdict
     assert (
         "✗ Illegal: P1's throw fails: P2 held KH KH, which beats QH QH; "
         "P1 takes back 1 card and leads QH QH, paying 10 points"
@@ -457,7 +457,7 @@ def test_a_six_seat_game_judges_and_keeps_a_three_deck_trick(member, six_game):
     assert dispute.complete
     verdict = text(member.post(dispute_url(six_game), six_seat_trick()).text, "#verdict")
     assert "Jun wins the trick 35 points" in verdict
-    assert "Yan 5♠6♠ ✗ Illegal: Yan held the pair 9S 9S in spades and had to play it" in verdict
+    assert "Yan 5♠ 6♠ ✗ Illegal: Yan held the pair 9S 9S in spades and had to play it" in verdict
 
 
 def test_a_six_seat_trick_in_progress_is_winning_so_far(member, six_game):
