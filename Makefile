@@ -66,6 +66,12 @@ stress: install
 	done; \
 	echo "stress: $$passed of $(RUNS) runs passed"; test $$passed -eq $(RUNS)
 
+# The engine's laws over thousands of generated hands and games (a few minutes): the seeded
+# sweeps `make test` leaves out, and every Hypothesis property at thousands of new examples
+# where `make test` draws the same few every run (tests/scoring/sweep.py).
+sweep: install
+	@SWEEP=1 $(PY) -m pytest -n auto -m "sweep or hypothesis" tests/scoring
+
 # Every benchmark runs and prints every line (benchmarks/served.py starts the production server
 # and a throwaway PostgreSQL for those that need them); the command fails at the end if any goal
 # was missed or a benchmark could not run.
