@@ -86,8 +86,12 @@ def browser() -> Iterator[object]:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # A state is waited for as long as Playwright waits for an action (30 s), not its 5 s: a
+    # machine busy with other work (`make stress`) is slow, and a state that comes sooner is
+    # never waited out.
+    expect.set_options(timeout=30_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -99,7 +103,6 @@ def phone(browser, live_server) -> Iterator[object]:
     """A page in a 360 × 740 touch screen, with the live server's URL as ``phone.url_of``."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
     yield page
     context.close()
 
@@ -110,7 +113,6 @@ def second_phone(browser, live_server) -> Iterator[object]:
     the live server through later tests."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
     yield page
     context.close()
 

@@ -9,6 +9,15 @@ import subprocess
 import pytest
 
 KITTY = ("5H", "KD", "2C", "3C", "4C", "6C", "7C", "8C")  # 15 points
+# What htmx marks while it works: a request on its way, a swap, a swap settling (the scripts run
+# on htmx:load, focus kept by id, come back by the end of the settling).
+HTMX_BUSY = ".htmx-request, .htmx-swapping, .htmx-settling"
+
+
+def settled(page) -> None:
+    """Wait until htmx has nothing on its way and nothing left to settle. Read focus, or
+    anything ``expect`` cannot wait for, after an htmx swap only once this returns."""
+    page.wait_for_function(f"() => !document.querySelector({HTMX_BUSY!r})")
 
 
 def tap_hand(phone, declarer: str, opponent_points: int, kitty=KITTY) -> None:

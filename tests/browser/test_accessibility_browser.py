@@ -483,7 +483,6 @@ def phones(browser, live_server, club, language) -> Iterator[dict[str | None, ob
         context.add_cookies([cookie | {"url": live_server.url} for cookie in cookies])
         page = context.new_page()
         # Generous: the machines that run the suite are shared.
-        page.set_default_timeout(10_000)
         page.set_default_navigation_timeout(30_000)
         phones[account] = page
     yield phones

@@ -71,7 +71,6 @@ def test_a_club_night_of_two_tables_and_two_rounds(
 
     laptop_context = browser.new_context(viewport=LAPTOP)
     room = laptop_context.new_page()
-    room.set_default_timeout(10_000)
     room.goto(f"{live_server.url}/room/{evening.share_token}/")
     room.get_by_role("heading", name="Thursday Tractor's club night").wait_for()
 

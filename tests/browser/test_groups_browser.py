@@ -44,6 +44,8 @@ def small_targets(page) -> list[str]:
 
 
 def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, screenshot):
+    # Bootstrap's transitions off: the screenshots show each field's settled border.
+    phone.emulate_media(reduced_motion="reduce")
     phone.goto(live_server.url)
     screenshot(phone, "1-home")
     phone.get_by_role("link", name="Sign up").first.click()
@@ -134,7 +136,6 @@ def test_a_new_player_sets_up_a_group_and_starts_a_game(phone, live_server, scre
     phone.get_by_label("Who starts hand 1").select_option(label="Jun")
     phone.locator("#table-summary").get_by_text("Mei & Lin against Jun & Zoe.").wait_for()
     assert small_targets(phone) == []
-    phone.wait_for_timeout(200)  # the border's colour transition
     screenshot(phone, "6-game-new")
     phone.get_by_role("button", name="Start the game").click()
 

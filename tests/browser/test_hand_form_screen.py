@@ -4,9 +4,12 @@ rules' lines; long names whole in the friend picker; as many seats as players.""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from companion.models import Game, Group, Hand, Membership, Player
@@ -15,6 +18,7 @@ from scoring import Teams, get_rules
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HEIGHT = 740
+BARS = ("nav.navbar", ".save-bar")  # what a hand form's fields must stay clear of
 CAST = ("Mei", "Jun", "Lin", "Hao", "Wei", "Yan", "Zhao", "Xiu")
 
 
@@ -61,22 +65,20 @@ def box(locator) -> dict:
 
 
 def uncovered(phone, locator) -> None:
-    """``locator`` is whole on the screen, below the navbar and above the Save bar."""
+    """``locator`` is whole on the screen, below the navbar and above the Save bar, once the
+    scroll that brings it there (the page's script's, or a smooth one) has come to it."""
+    with contextlib.suppress(PlaywrightTimeoutError):  # the assertions below say what is wrong
+        phone.wait_for_function(
+            """([shown, top, bar]) => {
+              const [s, t, b] = [shown, top, bar].map((e) => e.getBoundingClientRect());
+              return s.top >= t.bottom - 0.5 && s.bottom <= b.top + 0.5;
+            }""",
+            arg=[locator.element_handle(), *(phone.locator(s).element_handle() for s in BARS)],
+        )
     shown, top = box(locator), box(phone.locator("nav.navbar"))
     bar = box(phone.locator(".save-bar"))
     assert shown["y"] >= top["y"] + top["height"] - 0.5, (locator, shown, top)
     assert shown["y"] + shown["height"] <= bar["y"] + 0.5, (locator, shown, bar)
-
-
-def settled(phone) -> None:
-    """Wait for the page's scrolling to stop (a scroll the page's script asked for)."""
-    last = None
-    for _ in range(40):
-        now = phone.evaluate("window.scrollY")
-        if now == last:
-            return
-        last = now
-        phone.wait_for_timeout(100)
 
 
 def fill_in(phone, *, trump: str | None = "♥") -> None:
@@ -127,10 +129,9 @@ def test_a_hand_refused_as_a_whole_says_so_once_below_the_navbar(
 
     said = "Someone else saved a change first, so this hand was not saved."
     phone.locator("#hand-errors").get_by_text(said).wait_for()
-    settled(phone)
+    uncovered(phone, phone.locator("#hand-errors"))
     screenshot(phone, "overtaken")
     assert phone.locator("#hand-page").inner_text().count(said) == 1
-    uncovered(phone, phone.locator("#hand-errors"))
     assert phone.evaluate("document.activeElement.id") == "hand-errors"
 
 
@@ -150,9 +151,8 @@ def test_nothing_of_a_find_a_friend_hand_is_under_the_save_bar(
     uncovered(phone, phone.locator("#kitty-more > summary"))
     phone.locator("#kitty-more > summary").click()
     expect(phone.locator("#kitty-more")).to_have_attribute("open", "")
-    settled(phone)
-    screenshot(phone, f"kitty-open-{count}")
     uncovered(phone, phone.locator("#kitty-grid"))
+    screenshot(phone, f"kitty-open-{count}")
 
 
 def row_of(phone, selector: str) -> list[str]:

@@ -158,11 +158,14 @@ def test_a_save_that_meets_the_login_page_waits_for_the_same_account(phone, live
     phone.get_by_text("Not saved: this phone is no longer logged in.").wait_for()
     assert not Hand.objects.exists()
 
-    # Jun logs in on this phone: asked first, nothing is sent for him.
+    # Jun logs in on this phone: asked first, nothing is sent for him (kept hands are sent when
+    # the page's content is loaded, before goto returns).
     log_in(phone, live_server, jun)
+    sent = []
+    phone.on("request", lambda request: sent.append(request.method))
     phone.goto(live_server.url + game.get_absolute_url())
     phone.get_by_text("Entered on this phone by mei, and not saved yet.").wait_for()
-    phone.wait_for_timeout(500)
+    assert "POST" not in sent
     assert not Hand.objects.exists()
     phone.get_by_role("button", name="Send it as jun").click()
     phone.get_by_text("The hand kept on this phone is saved.").wait_for()
@@ -240,9 +243,14 @@ def test_a_hand_sent_after_leaving_its_form_does_not_come_back(phone, live_serve
     assert Hand.objects.count() == 1
 
     # The next hand's form is the next hand's: nothing sent again, no return to the scoreboard.
+    # The copy the phone kept goes once the server answers that it has the hand (this page or
+    # the scoreboard sent it); where that answer took the page is then known.
     phone.get_by_role("link", name="Record a hand").click()
     phone.get_by_role("heading", name="Hand 2").wait_for()
-    phone.wait_for_timeout(1000)
+    phone.wait_for_function(
+        "() => !Object.keys(localStorage).some((key) => key.startsWith('tractor-hand'))"
+    )
+    phone.wait_for_load_state()
     assert phone.url == url
     expect(phone.get_by_role("heading", name="Hand 2")).to_be_visible()
     assert kept(phone) == 0

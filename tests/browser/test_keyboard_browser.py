@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from companion.models import Game, Group, Hand, Membership, Player
 from scoring import get_rules
+from tests.browser.conftest import settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +44,9 @@ def game(phone, live_server) -> Game:
 
 def focused(phone) -> str:
     """The focused control as the accessibility tree has it: ``button "Save hand"``,
-    ``radio "Mei" [checked]``."""
+    ``radio "Mei" [checked]``, once htmx has settled (a swap gives the focus back by id, and its
+    Cards buttons show on htmx:load)."""
+    settled(phone)
     if phone.evaluate("document.activeElement === document.body"):
         return "nothing"
     line = phone.locator(FOCUSED).aria_snapshot().splitlines()[0].removeprefix("- ")

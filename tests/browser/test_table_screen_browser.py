@@ -120,7 +120,6 @@ def test_a_declared_trump_and_a_save_reach_the_table_screen(
     browser, phone, live_server, game, screenshot, record_hand
 ):
     tablet = browser.new_context(viewport=TABLET, has_touch=True).new_page()
-    tablet.set_default_timeout(10_000)
     tablet.add_init_script(LISTEN)
     phone.add_init_script(LISTEN)
     try:

@@ -279,7 +279,6 @@ def phone_in_language(browser, live_server, language) -> Iterator[object]:
         viewport=PHONE, device_scale_factor=2, has_touch=True, locale=browser_locale(language)
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
     yield page
     context.close()
 

@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from sweep import examples
 
 from scoring.cli import main
 
@@ -323,7 +324,7 @@ def shaped(request: dict) -> st.SearchStrategy[dict]:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@examples(100, 2000)
 @given(
     command=st.sampled_from(["judge", "settle", "game"]),
     request=st.one_of(JSON_VALUES, shaped(SETTLE), shaped(JUDGE), shaped(GAME)),

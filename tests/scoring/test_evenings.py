@@ -14,8 +14,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from sweep import examples
 
 from scoring import Format, LastTrick, Rank, Side, get_rules
 from scoring.evenings import (
@@ -262,7 +263,7 @@ def test_it_seats_the_same_way_in_another_interpreter() -> None:
 # --- everyone seated once or sitting out ----------------------------------------------------
 
 
-@settings(max_examples=80, deadline=None)
+@examples(40, 1000)
 @given(
     count=st.integers(min_value=0, max_value=30),
     shape=st.sampled_from(SHAPES),
@@ -570,7 +571,7 @@ def test_it_swaps_two_players_at_tables() -> None:
     assert swap(same_table, "Bo", "Cy") == seating
 
 
-@settings(max_examples=100, deadline=None)
+@examples(50, 2000)
 @given(
     count=st.integers(min_value=5, max_value=20),
     shape=st.sampled_from(SHAPES),

@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 
 import four_seat_fold as old
-from hypothesis import given, settings
+import pytest
+from hypothesis import given
 from hypothesis import strategies as st
+from sweep import examples
 
 from scoring.cards import Rank
 from scoring.errors import ScoringError
@@ -143,7 +145,7 @@ def play_both(
 ranks = st.sampled_from(Rank)
 
 
-@settings(max_examples=300, deadline=None)
+@examples(50, 2000)
 @given(
     rules=st.sampled_from(list(PRESETS.values())),
     levels=st.tuples(ranks, ranks),
@@ -160,9 +162,10 @@ def test_a_four_player_partners_game_folds_as_the_four_seat_fold(
     play_both(rules, levels, first, rng)
 
 
-def test_two_thousand_seeded_games_fold_as_the_four_seat_fold() -> None:
+@pytest.mark.parametrize("games", [100, pytest.param(2000, marks=pytest.mark.sweep)])
+def test_seeded_games_fold_as_the_four_seat_fold(games: int) -> None:
     hands = ended = 0
-    for seed in range(2000):
+    for seed in range(games):
         rng = random.Random(seed)
         rules = rng.choice(list(PRESETS.values()))
         # Half the games start low, as games do; the others anywhere, to reach the end often.
@@ -172,5 +175,5 @@ def test_two_thousand_seeded_games_fold_as_the_four_seat_fold() -> None:
         game = play_both(rules, levels, first, rng)
         hands += len(game.hands)
         ended += game.state.game_over
-    assert hands > 20_000
-    assert ended > 1500  # most reach the end, so the end is compared too
+    assert hands > 10 * games
+    assert ended > 0.75 * games  # most reach the end, so the end is compared too

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from sweep import examples
 
 from scoring import (
     PRESETS,
@@ -26,7 +27,7 @@ from scoring import (
 from scoring.errors import SettleError
 from scoring.settle import Levels, Settlement
 
-FAST = settings(max_examples=200, deadline=None)
+FAST = examples(100, 5000)
 
 multiples_of_5 = st.integers(min_value=1, max_value=80).map(lambda n: 5 * n)
 

@@ -12,9 +12,10 @@ from dataclasses import replace
 from itertools import groupby, pairwise, permutations
 from operator import itemgetter
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from random_hands import TABLES, Hand, deal, play_hand, random_follow, random_lead
+from sweep import examples
 
 from scoring.cards import Card, Rank, Suit, full_pack
 from scoring.combos import Shape, decompose
@@ -23,7 +24,7 @@ from scoring.rules import PRESETS, Rules, get_rules
 from scoring.tricks import Play, judge
 from scoring.trump import TRUMP, FollowSuit, Trump
 
-FAST = settings(max_examples=60, deadline=None)
+FAST = examples(30, 1000)  # whole hands
 
 trumps = st.builds(
     Trump,
@@ -141,7 +142,7 @@ throwing = st.builds(replace, st.just(get_rules("open-ladder")), no_trump_level_
 """Rules where a lead may hold several combinations, so that a play may be read several ways."""
 
 
-@settings(max_examples=300, deadline=None)
+@examples(100, 5000)
 @given(rules=throwing, trump=trumps, seed=seeds)
 def test_a_play_takes_the_trick_or_not_by_itself_and_the_play_winning_so_far(
     rules: Rules, trump: Trump, seed: int
@@ -158,7 +159,7 @@ def test_a_play_takes_the_trick_or_not_by_itself_and_the_play_winning_so_far(
         assert alone == after
 
 
-@settings(max_examples=300, deadline=None)
+@examples(100, 5000)
 @given(rules=throwing, trump=trumps, seed=seeds)
 def test_a_play_takes_the_trick_when_one_reading_of_it_beats_every_reading_of_the_winner(
     rules: Rules, trump: Trump, seed: int
