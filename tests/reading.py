@@ -20,6 +20,10 @@ Where a page is read in part, ``within`` names the part: a landmark by its role 
 ``navigation``, ``banner``, ``contentinfo``, ``complementary``, ``form``, ``search``; ``<main>``
 or ``role="main"`` alike), an element by ``#id``, or a region (a section, a form, a navigation…)
 by its accessible name (``aria-label``, or the text of the element ``aria-labelledby`` names).
+A browser test reads what the browser draws through Playwright's own locators
+(``inner_text``, ``expect(...).to_have_text``); where it needs every word a page shows, it asks
+``shown_in_browser``, the browser's half of ``shown_words``.
+
 Only tests/reading.py reads a page into text: tests/test_page_reader.py fails a test module that
 writes its own reader.
 """
@@ -274,3 +278,26 @@ def shown_words(page: object) -> str:
 
     gather(parse(page), unread=False)
     return "\n".join(pieces)
+
+
+# What shown_words reads, as the browser draws it: the text shown (CSS applied), the title, the
+# shown attributes, and a visible select's choices.
+SHOWN_IN_BROWSER = """(names) => {
+  const pieces = [document.title, document.body.innerText];
+  for (const element of document.querySelectorAll(names.map((name) => `[${name}]`).join())) {
+    for (const name of names) {
+      if (element.hasAttribute(name)) pieces.push(element.getAttribute(name));
+    }
+  }
+  for (const option of document.querySelectorAll('select option')) {
+    if (option.parentElement.closest('select').checkVisibility()) pieces.push(option.text);
+  }
+  return pieces.join('\\n');
+}"""
+
+
+def shown_in_browser(page) -> str:
+    """Every word a Playwright ``page`` shows a player, one piece a line: its drawn text and
+    title, the words of the attributes it shows or says (as ``shown_words`` reads them), and the
+    choices of the selects in view."""
+    return page.evaluate(SHOWN_IN_BROWSER, list(SHOWN_ATTRIBUTES))

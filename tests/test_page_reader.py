@@ -94,7 +94,8 @@ def test_shown_words_are_every_word_a_player_might_meet():
 
 
 # What makes a reader of its own: a parser, a regular expression that strips tags, entities
-# unescaped by hand, a response's text folded into words.
+# unescaped by hand, a response's text folded into words, a script that gathers the whole
+# drawn page's text in the browser.
 TAG_PATTERN = re.compile(r"<\[\^>\]")
 
 
@@ -113,6 +114,8 @@ def readers_of_their_own(source: str) -> list[str]:
             found.append(f"{line}: reads an element's content with {node.args[0].value!r}")
         elif isinstance(node, ast.Call) and _folds_a_page(node):
             found.append(f"{line}: folds a page's white space")
+        elif isinstance(node, ast.Constant) and "document.body.innerText" in str(node.value):
+            found.append(f"{line}: gathers the drawn page's text in a script")
     return found
 
 
@@ -157,7 +160,9 @@ def test_no_test_module_reads_a_page_by_itself():
     found = {
         str(path.relative_to(TESTS)): lines
         for path in sorted(TESTS.rglob("*.py"))
-        if path.name != "reading.py" and (lines := readers_of_their_own(path.read_text()))
+        # The reader itself, and this check, whose planted readers are its examples.
+        if path.name not in {"reading.py", "test_page_reader.py"}
+        and (lines := readers_of_their_own(path.read_text()))
     }
     assert found == {}, "read pages with tests/reading.py"
 
@@ -173,6 +178,7 @@ def test_no_test_module_reads_a_page_by_itself():
         "def words(client): return ' '.join(client.get('/').content.decode().split())",
         "import re\ndef said(page): return re.findall(r'<dd[^>]*>(.*?)</dd>', page, re.S)",
         "import re\ndef level(page): return re.search(r'id=\"level\">([^<]*)<', page)",
+        "SHOWN = '() => [document.title, document.body.innerText].join()'",
     ],
 )
 def test_it_finds_a_reader_planted_in_a_test_module(planted):

@@ -23,6 +23,7 @@ from django.utils.translation import get_language_info, to_locale
 
 from companion.models import Group, Player
 from tests.conftest import PHONE
+from tests.reading import shown_in_browser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "companion"))
 from history_games import make_games
@@ -55,22 +56,6 @@ def browser_locale(code: str) -> str:
     region = {"hans": "CN", "hant": "TW"}.get(region, region.upper())
     return f"{language}-{region}" if region else language
 
-
-# What a page shows a player besides its rendered text: titles, labels for screen readers,
-# placeholders, image texts and the questions confirm.js asks.
-SHOWN_TEXT = """() => {
-  const texts = [document.title, document.body.innerText];
-  const names = ['aria-label', 'title', 'placeholder', 'alt', 'data-confirm'];
-  for (const element of document.querySelectorAll(names.map((name) => `[${name}]`).join())) {
-    for (const name of names) {
-      if (element.hasAttribute(name)) texts.push(element.getAttribute(name));
-    }
-  }
-  for (const option of document.querySelectorAll('select option')) {
-    if (option.parentElement.closest('select').checkVisibility()) texts.push(option.text);
-  }
-  return texts.join('\\n');
-}"""
 
 # Everything that does not fit a 360 px screen: the page wider than it, anything reaching past
 # its edges, text wider than its box (cut off, or sticking out over its neighbour), a select's
@@ -228,7 +213,7 @@ def latin_words_allowed(language: str) -> frozenset[str]:
 
 
 def english_on(page, language: str) -> list[str]:
-    shown = page.evaluate(SHOWN_TEXT)
+    shown = shown_in_browser(page)
     if language.startswith("zh"):
         allowed = latin_words_allowed(language)
         found = [
