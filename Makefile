@@ -79,7 +79,7 @@ sweep: install
 # was missed or a benchmark could not run.
 bench: install
 	@missed=""; for bench in benchmarks/bench_*.py; do \
-		echo "== $$bench"; $(PY) $$bench || missed="$$missed $$bench"; echo; \
+		echo "== $$bench"; WORKERS=$(WORKERS) $(PY) $$bench || missed="$$missed $$bench"; echo; \
 	done; \
 	if [ -n "$$missed" ]; then echo "Goals missed in:$$missed"; exit 1; fi; \
 	echo "Every goal met."

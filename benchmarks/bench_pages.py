@@ -2,9 +2,9 @@
 
 Groups of 10, 500 and 2,000 games (`manage.py demo_history --variants`: every shape of table),
 each with a game of 30 hands started last (the group's newest), served by the production server
-(benchmarks/served.py: gunicorn, one worker, DEBUG off, compressed answers, loopback), on SQLite
-and on a throwaway PostgreSQL. Per request, the worker's CPU time and the wall time; medians;
-the sizes interleaved (10, 500, 2,000, 10, …) in one run.
+(benchmarks/served.py: gunicorn, make serve's workers, DEBUG off, compressed answers, loopback),
+on SQLite and on a throwaway PostgreSQL. Per request, the workers' CPU time and the wall time;
+medians; the sizes interleaved (10, 500, 2,000, 10, …) in one run.
 
 - Recording the 31st hand of the 30-hand game: the hand form's plain POST, as a phone sends it;
   each try is undone (the game page's undo, not timed) before the next.

@@ -1,6 +1,6 @@
 """What a club night's room screen costs as its tables' games grow, and how soon it shows a save.
 
-Served by the production server (benchmarks/served.py: gunicorn, one worker, DEBUG off,
+Served by the production server (benchmarks/served.py: gunicorn, make serve's workers, DEBUG off,
 compressed answers, loopback), as bench_scoreboard.py serves the game page. Side by side in one
 run, interleaved (A B A B …): the room screen's poll of an evening of 12 players at 3 tables
 whose games have played 3 hands each, and of one whose games have played 30 each (a poll that

@@ -1,6 +1,6 @@
 """What the scoreboard costs as a game grows, and how soon a watching phone sees a hand.
 
-Served by the production server (benchmarks/served.py: gunicorn, one worker, DEBUG off,
+Served by the production server (benchmarks/served.py: gunicorn, make serve's workers, DEBUG off,
 compressed answers, loopback), with two yardsticks beside the app's pages (benchmarks/
 yardsticks.py): a bare Django view and the base template rendered alone. Side by side in one
 run, interleaved (A B C … A B C …): those two, the game page at 30 and 300 hands, and a watching

@@ -1,12 +1,13 @@
 """What the benchmarks share: the app as production serves it, measured request by request, a
 throwaway PostgreSQL server, and the goals' verdicts.
 
-The server is `gunicorn companion.wsgi` with one sync worker (as `make serve` starts it, DEBUG off,
-a generated SECRET_KEY) on a free loopback port, behind a pretend HTTPS proxy (X-Forwarded-Proto),
-its answers compressed as a phone asks (Accept-Encoding: gzip, br). One worker, so that the CPU
-time of each request can be read: the worker's time on the CPU (/proc/<pid>/schedstat, in
-nanoseconds: utime + stime without their 10 ms ticks) before the request and after its answer,
-once the worker is back waiting for the next. The wall time is the client's, from connecting to
+The server is `gunicorn companion.wsgi` with as many sync workers as `make serve` starts (two;
+WORKERS= sets another count), DEBUG off, a generated SECRET_KEY, on a free loopback port, behind
+a pretend HTTPS proxy (X-Forwarded-Proto), its answers compressed as a phone asks
+(Accept-Encoding: gzip, br). Requests are sent one at a time, so the CPU time of each can be read
+whichever worker serves it: the workers' time on the CPU (/proc/<pid>/schedstat, in nanoseconds:
+utime + stime without their 10 ms ticks) before the request and after its answer, once every
+worker is back waiting for the next. The wall time is the client's, from connecting to
 the answer's last byte. The machine is shared and noisy: what is compared is measured in one
 run, interleaved (A B A B …), and reported as medians.
 """
@@ -35,6 +36,9 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the benchmarks import the app
 ENCODINGS = "gzip, br"
+# As many gunicorn workers as `make serve` starts (the Makefile's WORKERS, which `make bench`
+# passes on): the page after a save may be served by another worker than the save.
+WORKERS = int(os.environ.get("WORKERS", "2"))
 """What a phone's browser accepts; the app compresses with gzip."""
 POSTGRES = ("postgres://", "postgresql://")
 PASSWORD = "benchmark-password-not-a-secret"
@@ -238,12 +242,13 @@ class Answer:
 
 
 class Server:
-    """The production server: one gunicorn worker, measured request by request."""
+    """The production server: gunicorn with as many workers as `make serve` starts, measured
+    request by request (the CPU time of every worker, whichever serves the request)."""
 
     def __init__(self, address: str, master: subprocess.Popen) -> None:
         self.address = address
         self.master = master
-        self.worker = self._worker()
+        self.workers = self._workers()
         self.idle = self._idle_wchan()
 
     def request(
@@ -257,7 +262,7 @@ class Server:
         timed: bool = True,
     ) -> Answer:
         """The answer to one request; unless ``timed`` is False (requests made at once from
-        several threads), its CPU time is the worker's, from idle to idle again."""
+        several threads), its CPU time is the workers', from idle to idle again."""
         sent = {
             "Host": self.address,
             "X-Forwarded-Proto": "https",
@@ -307,72 +312,77 @@ class Server:
             set_cookies,
         )
 
-    def _worker(self) -> int:
-        """The master's one worker process."""
+    def _workers(self) -> list[int]:
+        """The master's worker processes, once it has started them all."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            found = []
             for stat in Path("/proc").glob("[0-9]*/stat"):
                 with contextlib.suppress(OSError):
                     fields = stat.read_text().rsplit(")", 1)[1].split()
                     if int(fields[1]) == self.master.pid:
-                        return int(stat.parent.name)
+                        found.append(int(stat.parent.name))
+            if len(found) == WORKERS:
+                return sorted(found)
             time.sleep(0.1)
-        raise RuntimeError("gunicorn started no worker within 30 s")
+        raise RuntimeError(f"gunicorn did not start {WORKERS} workers within 30 s")
 
-    def _wchan(self) -> str:
+    def _wchans(self) -> tuple[str, ...]:
         try:
-            return Path(f"/proc/{self.worker}/wchan").read_text()
+            return tuple(Path(f"/proc/{pid}/wchan").read_text() for pid in self.workers)
         except OSError:
-            raise RuntimeError(
-                "the gunicorn worker is gone (killed for taking too long?)"
-            ) from None
+            raise RuntimeError("a gunicorn worker is gone (killed for taking too long?)") from None
 
-    def _idle_wchan(self) -> str:
-        """Where the worker sleeps between requests (its select()), once it has answered a first
-        request (it has booted) and settled: the same for a tenth of a second."""
+    def _idle_wchan(self) -> tuple[str, ...]:
+        """Where the workers sleep between requests (their select()), once one has answered a
+        first request and all have booted and settled: the same for a tenth of a second."""
         connection = http.client.HTTPConnection(*self.address.split(":"), timeout=60)
         try:
             connection.request("GET", "/", headers={"Host": self.address})
             connection.getresponse().read()
         finally:
             connection.close()
-        deadline = time.monotonic() + 10
-        seen: list[str] = []
+        deadline = time.monotonic() + 30
+        seen: list[tuple[str, ...]] = []
         while time.monotonic() < deadline:
-            seen = [*seen[-19:], self._wchan() if self._state() == "S" else ""]
-            if len(seen) == 20 and len(set(seen)) == 1 and seen[0] not in ("", "0"):
+            seen = [*seen[-19:], self._wchans() if self._sleeping() else ()]
+            if len(seen) == 20 and len(set(seen)) == 1 and not {"", "0"} & set(seen[0]):
                 return seen[0]
             time.sleep(0.005)
-        raise RuntimeError(f"the gunicorn worker does not settle: {set(seen)}")
+        raise RuntimeError(f"the gunicorn workers do not settle: {set(seen)}")
 
     def _wait_idle(self) -> None:
-        """Until the worker is back waiting for a request: the answer's last byte can arrive
-        before the worker has finished with it (closing the request, its signals)."""
+        """Until every worker is back waiting for a request: the answer's last byte can arrive
+        before its worker has finished with it (closing the request, its signals)."""
         deadline = time.monotonic() + 10
-        while self._wchan() != self.idle or self._state() != "S":
+        while self._wchans() != self.idle or not self._sleeping():
             if time.monotonic() > deadline:
-                raise RuntimeError("the gunicorn worker stays busy after its answer")
+                raise RuntimeError("a gunicorn worker stays busy after its answer")
             time.sleep(0.0005)
 
-    def _state(self) -> str:
-        return Path(f"/proc/{self.worker}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    def _sleeping(self) -> bool:
+        return all(
+            Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "S"
+            for pid in self.workers
+        )
 
     def _cpu(self) -> float:
-        """The worker's seconds on the CPU so far, all its threads."""
+        """The workers' seconds on the CPU so far, all their threads."""
         total = 0
-        for task in Path(f"/proc/{self.worker}/task").iterdir():
-            with contextlib.suppress(OSError):
-                total += int((task / "schedstat").read_text().split()[0])
+        for pid in self.workers:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(OSError):
+                    total += int((task / "schedstat").read_text().split()[0])
         return total / 1e9
 
 
 @contextlib.contextmanager
 def production_server(environment: dict[str, str], log: Path) -> Iterator[Server]:
-    """`gunicorn companion.wsgi` with one worker on a free loopback port."""
+    """`gunicorn companion.wsgi` with `make serve`'s workers on a free loopback port."""
     host_port = ("127.0.0.1", free_port())
     address = f"{host_port[0]}:{host_port[1]}"
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    command = [gunicorn, "companion.wsgi", "--workers", "1", "--bind", address]
+    command = [gunicorn, "companion.wsgi", "--workers", str(WORKERS), "--bind", address]
     with log.open("w") as output:
         master = subprocess.Popen(
             command, cwd=ROOT, env=os.environ | environment, stdout=output, stderr=output
