@@ -1,17 +1,23 @@
 """A game's scoreboard as every phone sees it: where every side stands, the ladders, the
 latest hands with their sides and explanations, earlier ones a page at a time, what a watching
 phone lacks since the version it shows; the table screen's large print (`on_the_table`); and what
-a correction or a refused change says. Made
+a correction or a refused change says; and the game page's scoreboard section and a poll's
+answer as rendered, kept per version for every viewer of one kind (`kept_answer`). Made
 without the request wherever it can be, so that one rendering serves every viewer; the views
 (`companion.views.games`) render it around what depends on who looks."""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+
 from django.core.cache import caches
 from django.db.models import prefetch_related_objects
 from django.db.models.fields.json import KeyTransform
 from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
@@ -546,3 +552,56 @@ def hand_numbers(numbers) -> str:
         listed = pgettext("a list of hand numbers", "%(numbers)s, %(next)s")
         text = listed % {"numbers": text, "next": numbers} if text else numbers
     return text
+
+
+def scoreboard_section(request: HttpRequest, context: dict) -> dict:
+    """The game page's scoreboard section (``section``), with what the rest of the page needs:
+    the rules' name and the request's CSRF token (never None: it adds nothing to the board)."""
+    return kept_answer(request, context, "scoreboard", lambda latest: {})
+
+
+# What a kept answer holds in place of the CSRF token each request is given: made afresh by
+# each process, whose memory keeps the answers, so that no text on a page can be it.
+CSRF_STAND_IN = secrets.token_hex(16)
+
+
+def kept_answer(request: HttpRequest, context: dict, part: str, make, *asked) -> dict | None:
+    """Partial ``part`` of the game page, from its latest board and what ``make(latest)``
+    adds to it (None: nothing to answer), as ``section``, with the rules' name and the
+    request's CSRF token. Without a hand's confirmation (which depends on who looks) it is the
+    same for every viewer of one kind, scorekeeper or watcher, asking the same (``asked``) of
+    a game version in a language at an address: it is kept in the process's memory with a
+    stand-in for its forms' CSRF token, which each request's own replaces, and costs next to
+    nothing until the game changes."""
+    template = f"companion/game.html#{part}"
+    game = context["game"]
+    token = get_token(request)
+    # The group's name heads the section, and renaming the group leaves the game's version.
+    seen_as = [
+        part,
+        *asked,
+        get_language(),
+        context["can_edit"],
+        request.build_absolute_uri("/"),
+        game.group.name,
+    ]
+    digest = hashlib.sha256(repr(seen_as).encode()).hexdigest()
+    key = f"answer:{game.share_token}:{game.version}:{digest}"
+    answers = caches["scoreboards"]
+    confirmations = game.group.hands_need_confirmation
+    kept = None if confirmations else answers.get(key)
+    if kept is None:
+        latest = latest_board(game)
+        made = make(latest)
+        if made is None:
+            return None
+        everything = context | latest | made
+        rows = [*latest["rows"], *made.get("changed", ()), *made.get("added", ())]
+        if confirmations or any(row["confirms"] for row in rows):
+            html = render_to_string(template, everything, request)
+            return {"section": html, "rules": latest["rules"], "csrf_token": token}
+        stood_in = everything | {"csrf_token": CSRF_STAND_IN}
+        kept = {"html": render_to_string(template, stood_in, request), "rules": latest["rules"]}
+        answers.set(key, kept)
+    section = mark_safe(kept["html"].replace(CSRF_STAND_IN, token))
+    return {"section": section, "rules": kept["rules"], "csrf_token": token}

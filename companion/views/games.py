@@ -4,21 +4,14 @@ the hand form's."""
 
 from __future__ import annotations
 
-import hashlib
 import re
-import secrets
 import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
@@ -30,10 +23,12 @@ from companion.scoreboard import (
     correction_message,
     earlier_board,
     keep_board,
+    kept_answer,
     latest_board,
     nothing_new,
     refused_delete,
     refused_edit,
+    scoreboard_section,
 )
 from companion.views.methods import page_and_form, require_POST, require_safe
 from companion.views.previews import previewing
@@ -95,59 +90,6 @@ def scoreboard(request: HttpRequest, game: Game, *, can_edit: bool) -> HttpRespo
     if request.htmx:
         return HttpResponse(section["section"])
     return render(request, template, context | section)
-
-
-def scoreboard_section(request: HttpRequest, context: dict) -> dict:
-    """The game page's scoreboard section (``section``), with what the rest of the page needs:
-    the rules' name and the request's CSRF token (never None: it adds nothing to the board)."""
-    return kept_answer(request, context, "scoreboard", lambda latest: {})
-
-
-# What a kept answer holds in place of the CSRF token each request is given: made afresh by
-# each process, whose memory keeps the answers, so that no text on a page can be it.
-CSRF_STAND_IN = secrets.token_hex(16)
-
-
-def kept_answer(request: HttpRequest, context: dict, part: str, make, *asked) -> dict | None:
-    """Partial ``part`` of the game page, from its latest board and what ``make(latest)``
-    adds to it (None: nothing to answer), as ``section``, with the rules' name and the
-    request's CSRF token. Without a hand's confirmation (which depends on who looks) it is the
-    same for every viewer of one kind, scorekeeper or watcher, asking the same (``asked``) of
-    a game version in a language at an address: it is kept in the process's memory with a
-    stand-in for its forms' CSRF token, which each request's own replaces, and costs next to
-    nothing until the game changes."""
-    template = f"companion/game.html#{part}"
-    game = context["game"]
-    token = get_token(request)
-    # The group's name heads the section, and renaming the group leaves the game's version.
-    seen_as = [
-        part,
-        *asked,
-        get_language(),
-        context["can_edit"],
-        request.build_absolute_uri("/"),
-        game.group.name,
-    ]
-    digest = hashlib.sha256(repr(seen_as).encode()).hexdigest()
-    key = f"answer:{game.share_token}:{game.version}:{digest}"
-    answers = caches["scoreboards"]
-    confirmations = game.group.hands_need_confirmation
-    kept = None if confirmations else answers.get(key)
-    if kept is None:
-        latest = latest_board(game)
-        made = make(latest)
-        if made is None:
-            return None
-        everything = context | latest | made
-        rows = [*latest["rows"], *made.get("changed", ()), *made.get("added", ())]
-        if confirmations or any(row["confirms"] for row in rows):
-            html = render_to_string(template, everything, request)
-            return {"section": html, "rules": latest["rules"], "csrf_token": token}
-        stood_in = everything | {"csrf_token": CSRF_STAND_IN}
-        kept = {"html": render_to_string(template, stood_in, request), "rules": latest["rules"]}
-        answers.set(key, kept)
-    section = mark_safe(kept["html"].replace(CSRF_STAND_IN, token))
-    return {"section": section, "rules": kept["rules"], "csrf_token": token}
 
 
 def _hand_number(value: str | None) -> int | None:
