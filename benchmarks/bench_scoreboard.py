@@ -105,7 +105,7 @@ def build_game(length: int, name: str):
     from django.contrib.auth.models import User
 
     from companion.models import Game, Group, Hand, Membership, Player
-    from scoring import Rank, get_rules
+    from scoring import NO_TRUMP, Rank, get_rules
     from scoring.game import replay
 
     user = User.objects.filter(username="mei").first()
@@ -123,7 +123,7 @@ def build_game(length: int, name: str):
         hand = {
             "declarer": declarer,
             "bid": "none",
-            "trump": "",
+            "trump": NO_TRUMP,
             "kitty_points": 0,
             "opponent_points": 45 if climbs else 80,
             "last_trick_winner": "declarers",
