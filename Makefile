@@ -45,9 +45,10 @@ lint: install
 	@$(VENV)/bin/ruff format --check --quiet .
 	@out=$$($(VENV)/bin/lint-imports --no-logo --no-cache) || { echo "$$out"; exit 1; }
 
-# The tests run on every core (pytest-xdist): each worker has its own test database.
+# The tests run on every core (pytest-xdist): each worker has its own test database. The ten
+# slowest are named at the end: where the time goes.
 test: lint
-	@$(PY) -m pytest -n auto
+	@$(PY) -m pytest -n auto --durations=10
 
 # The browser tests RUNS times over while a busy loop holds every core, as on a loaded laptop or
 # CI runner: a test that waits for time instead of for the state it checks fails here. It says
