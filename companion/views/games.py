@@ -108,14 +108,7 @@ def undo_hand(request: HttpRequest, group_id: int, pk: int) -> HttpResponse:
     if number == 0:
         messages.error(request, _("There is no hand to undo."))
         return redirect(game)
-    try:
-        game.delete_hand(number, version=_version(request), by=request.user)
-        messages.success(request, _("Hand %(number)d undone.") % {"number": number})
-    except StaleGame:
-        messages.warning(request, _("Someone else changed the game first: here it is now."))
-    except GameError as error:
-        messages.error(request, refused_delete(error, number))
-    return redirect(game)
+    return _delete(request, game, number, _("Hand %(number)d undone.") % {"number": number})
 
 
 @require_safe
@@ -177,9 +170,14 @@ def delete_hand(request: HttpRequest, group_id: int, pk: int, number: int) -> Ht
     game = get_object_or_404(Game.objects.for_member(request.user), pk=pk, group_id=group_id)
     if not 1 <= number <= game.hands.count():
         return redirect(game)
+    return _delete(request, game, number, _("Hand %(number)d deleted.") % {"number": number})
+
+
+def _delete(request: HttpRequest, game: Game, number: int, done: str) -> HttpResponse:
+    """Delete hand ``number`` as of the version the page showed, saying ``done`` or why not."""
     try:
         game.delete_hand(number, version=_version(request), by=request.user)
-        messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
+        messages.success(request, done)
     except StaleGame:
         messages.warning(request, _("Someone else changed the game first: here it is now."))
     except GameError as error:
